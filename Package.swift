@@ -1,0 +1,44 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "announce",
+  products: [
+    .executable(name: "announce", targets: ["announce"]),
+    .library(name: "AnnouncerCore", targets: ["AnnouncerCore"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CSpeechd",
+      pkgConfig: "speech-dispatcher",
+      providers: [.apt(["libspeechd-dev"])]
+    ),
+    .target(
+      name: "AnnouncerCore",
+      dependencies: [
+        "CSpeechd",
+        .product(name: "DequeModule", package: "swift-collections"),
+      ]
+    ),
+    .executableTarget(
+      name: "announce",
+      dependencies: [
+        "AnnouncerCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(
+      name: "AnnouncerCoreTests",
+      dependencies: ["AnnouncerCore"]
+    ),
+    .testTarget(
+      name: "AnnounceIntegrationTests",
+      dependencies: ["AnnouncerCore", "announce"],
+      resources: []
+    ),
+  ]
+)

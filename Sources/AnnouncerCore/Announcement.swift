@@ -1,0 +1,151 @@
+/// The priority speech-dispatcher gives a message.
+///
+/// The names and behaviour are speech-dispatcher's own: `text` interrupts
+/// other `text`, `message` waits its turn, `important` cancels a playing
+/// `message`, and `notification` and `progress` are discarded when anything
+/// else is speaking.
+public enum SpeechPriority: String, Sendable, CaseIterable, Codable {
+  case important
+  case message
+  case text
+  case notification
+  case progress
+}
+
+/// How a voice should sound. `nil` leaves speech-dispatcher's setting alone.
+public struct VoiceOptions: Sendable, Equatable, Hashable {
+  /// Speaking rate, −100 (slowest) to 100 (fastest).
+  public var rate: Int?
+  /// Voice pitch, −100 to 100.
+  public var pitch: Int?
+  /// Pitch range, −100 to 100.
+  public var pitchRange: Int?
+  /// Volume, −100 to 100.
+  public var volume: Int?
+  /// Language as an IETF tag such as `en` or `de`.
+  public var language: String?
+  /// A synthesis voice name, as listed by `--list-voices`.
+  public var voiceName: String?
+  /// A symbolic voice type such as `male1` or `child_female`.
+  public var voiceType: VoiceType?
+  /// The output module, such as `espeak-ng`.
+  public var outputModule: String?
+  /// How much punctuation is spoken.
+  public var punctuation: Punctuation?
+  /// Whether the text is spelled out letter by letter.
+  public var spell: Bool
+
+  /// Creates voice options; every parameter defaults to "leave as is".
+  public init(
+    rate: Int? = nil, pitch: Int? = nil, pitchRange: Int? = nil, volume: Int? = nil,
+    language: String? = nil, voiceName: String? = nil, voiceType: VoiceType? = nil,
+    outputModule: String? = nil, punctuation: Punctuation? = nil, spell: Bool = false
+  ) {
+    self.rate = rate
+    self.pitch = pitch
+    self.pitchRange = pitchRange
+    self.volume = volume
+    self.language = language
+    self.voiceName = voiceName
+    self.voiceType = voiceType
+    self.outputModule = outputModule
+    self.punctuation = punctuation
+    self.spell = spell
+  }
+
+  /// speech-dispatcher's symbolic voice types.
+  public enum VoiceType: String, Sendable, CaseIterable, Codable {
+    case male1, male2, male3, female1, female2, female3, childMale = "child_male",
+      childFemale = "child_female"
+  }
+
+  /// speech-dispatcher's punctuation levels.
+  public enum Punctuation: String, Sendable, CaseIterable, Codable {
+    case none, some, most, all
+  }
+}
+
+/// One thing to say, with everything that decides how and how hard it is tried.
+public struct Announcement: Sendable, Equatable {
+  /// What to say: plain text, or an SSML document when `isSSML` is true.
+  public var text: String
+  /// Whether `text` is SSML rather than plain text.
+  public var isSSML: Bool
+  /// The priority each attempt is sent with.
+  public var priority: SpeechPriority
+  /// The retry window, counted from the start of the first attempt. Zero means no retry.
+  public var retryTimeout: Duration
+  /// How long to wait before the first attempt.
+  public var delay: Duration
+  /// The voice each attempt is spoken with.
+  public var voice: VoiceOptions
+  /// A sound icon played before the text, or `nil`.
+  public var soundIcon: String?
+
+  /// Creates an announcement. The defaults match the command line's.
+  public init(
+    _ text: String, isSSML: Bool = false, priority: SpeechPriority = .text,
+    retryTimeout: Duration = .seconds(3), delay: Duration = .zero,
+    voice: VoiceOptions = VoiceOptions(), soundIcon: String? = nil
+  ) {
+    self.text = text
+    self.isSSML = isSSML
+    self.priority = priority
+    self.retryTimeout = retryTimeout
+    self.delay = delay
+    self.voice = voice
+    self.soundIcon = soundIcon
+  }
+}
+
+/// Identifies one announcement within an ``Announcer``, in the order they were queued.
+public struct AnnouncementID: Hashable, Sendable, Comparable, CustomStringConvertible {
+  /// The position in queueing order, starting at 1.
+  public let rawValue: Int
+  /// Wraps a raw sequence number.
+  public init(_ rawValue: Int) { self.rawValue = rawValue }
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+  public var description: String { String(rawValue) }
+}
+
+/// The final outcome of one announcement. Every announcement gets exactly one.
+public enum Outcome: Sendable, Equatable {
+  /// Heard to the end, after `attempts` tries, `duration` after the first attempt started.
+  case spoken(attempts: Int, duration: Duration)
+  /// Not heard to the end.
+  case gaveUp(GiveUpReason)
+
+  /// Whether the announcement was heard to the end.
+  public var wasSpoken: Bool {
+    if case .spoken = self { return true }
+    return false
+  }
+}
+
+/// Why an announcement was not heard to the end.
+public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
+  /// Other speech interrupted it and kept the channel until the retry window closed.
+  case interruptedOutOfTime = "interrupted-out-of-time"
+  /// It was interrupted and its timeout was 0, so it was not tried again.
+  case noRetry = "no-retry"
+  /// speech-dispatcher stopped reporting progress: usually broken audio output.
+  case stalled
+  /// The connection to speech-dispatcher was lost.
+  case disconnected
+  /// The user cancelled it, for example with Ctrl-C.
+  case cancelled
+  /// Flood control dropped it before it was tried.
+  case dropped
+
+  /// A short phrase for people, such as "it was interrupted and its timeout ran out".
+  public var explanation: String {
+    switch self {
+    case .interruptedOutOfTime: "other speech interrupted it until its timeout ran out"
+    case .noRetry: "other speech interrupted it and its timeout of 0 allows no retry"
+    case .stalled: "speech-dispatcher stopped reporting progress, so audio output is probably broken"
+    case .disconnected: "the connection to speech-dispatcher was lost"
+    case .cancelled: "it was cancelled"
+    case .dropped: "too many announcements were waiting, so it was skipped"
+    }
+  }
+}

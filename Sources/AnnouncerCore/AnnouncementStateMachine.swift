@@ -1,0 +1,348 @@
+/// The life of one announcement, from its first attempt to its one final outcome.
+///
+/// This is plain data: every input is a `mutating func` that takes the current
+/// time and returns the ``Action``s the driver must perform. It never sleeps,
+/// never reads a clock and never talks to speech-dispatcher itself.
+///
+/// The rules:
+/// - The retry window opens when the first attempt is sent and lasts the
+///   announcement's `retryTimeout`. No attempt starts after it closes; an
+///   attempt already speaking may finish.
+/// - An attempt is heard when END arrives and, if the message reported any
+///   index mark, our final mark was among them. CANCEL, or END without our
+///   final mark, is an interruption.
+/// - After an interruption, quiet probes are sent until the channel is
+///   quiet; only then is the next attempt sent, so a retry never cuts off
+///   the speech that interrupted it.
+/// - An attempt that began but neither ended nor was cancelled within its
+///   expected speaking time plus a margin has stalled. So has a probe that
+///   gets no answer.
+/// - An attempt that has not begun is checked with a probe after
+///   ``AnnouncerTiming/beginBound``: if the channel is busy, it keeps waiting
+///   its turn until the window closes; if it is quiet, the message was lost
+///   and counts as interrupted.
+struct AnnouncementStateMachine {
+  /// What the driver must do next.
+  enum Action: Equatable {
+    /// Send `request` as submission `serial`, then report its id or failure.
+    case submit(SpeechRequest, serial: Int)
+    /// Cancel all our speech that is playing or waiting.
+    case cancelSpeech
+    /// Tell observers that this happened.
+    case report(AnnouncerEvent.Kind)
+    /// The announcement is over with this outcome. No further actions follow.
+    case finish(Outcome)
+  }
+
+  private struct Attempt: Equatable {
+    var message: TrackedMessage
+    let sentAt: Duration
+    var beganAt: Duration?
+    var sawAnyMark = false
+    var sawFinalMark = false
+    /// When the attempt is checked next: for BEGIN before it began, for END after.
+    var watchdog: Duration
+    /// A probe asking whether an attempt that has not begun is waiting behind other speech.
+    var beginCheck: QuietProbe?
+  }
+
+  private struct QuietWait: Equatable {
+    var probe: QuietProbe?
+    var nextProbeAt: Duration
+    var interval: Duration
+  }
+
+  private enum State: Equatable {
+    case notStarted
+    case delaying(until: Duration)
+    case attempting(Attempt)
+    case waitingForQuiet(QuietWait)
+    case finished(Outcome)
+  }
+
+  private let announcement: Announcement
+  private let timing: AnnouncerTiming
+  private var state = State.notStarted
+  private var windowStart: Duration?
+  private var nextSerial = 0
+
+  /// How many attempts have been sent so far.
+  private(set) var attempts = 0
+
+  init(_ announcement: Announcement, timing: AnnouncerTiming) {
+    self.announcement = announcement
+    self.timing = timing
+  }
+
+  /// The final outcome, once there is one.
+  var outcome: Outcome? {
+    if case .finished(let outcome) = state { return outcome }
+    return nil
+  }
+
+  /// The earliest time at which ``tick(now:)`` has something to do.
+  var deadline: Duration? {
+    switch state {
+    case .notStarted, .finished: return nil
+    case .delaying(let until): return until
+    case .attempting(let attempt):
+      return [attempt.watchdog, attempt.beginCheck?.answerBy].compactMap { $0 }.min()
+    case .waitingForQuiet(let wait):
+      let next = wait.probe?.answerBy ?? wait.nextProbeAt
+      return min(next, windowEnd ?? next)
+    }
+  }
+
+  private var windowEnd: Duration? {
+    windowStart.map { $0 + announcement.retryTimeout }
+  }
+
+  // MARK: Inputs
+
+  /// Starts the announcement: waits out its delay, or sends the first attempt.
+  mutating func start(now: Duration) -> [Action] {
+    precondition(state == .notStarted, "An announcement starts once.")
+    if announcement.delay > .zero {
+      state = .delaying(until: now + announcement.delay)
+      return []
+    }
+    return sendAttempt(now: now)
+  }
+
+  /// Submission `serial` was given message id `id`.
+  mutating func submissionAccepted(serial: Int, id: MessageID, now: Duration) -> [Action] {
+    switch state {
+    case .attempting(var attempt):
+      if let early = attempt.message.accept(serial: serial, id: id) {
+        state = .attempting(attempt)
+        return early.flatMap { handle($0, now: now) }
+      }
+      guard var probe = attempt.beginCheck, let early = probe.accept(serial: serial, id: id) else {
+        return []
+      }
+      attempt.beginCheck = probe
+      state = .attempting(attempt)
+      return early.flatMap { handle($0, now: now) }
+    case .waitingForQuiet(var wait):
+      guard var probe = wait.probe, let early = probe.accept(serial: serial, id: id) else {
+        return []
+      }
+      wait.probe = probe
+      state = .waitingForQuiet(wait)
+      return early.flatMap { handle($0, now: now) }
+    case .notStarted, .delaying, .finished:
+      return []
+    }
+  }
+
+  /// Submission `serial` could not be sent: the connection is gone.
+  mutating func submissionFailed(serial: Int, now: Duration) -> [Action] {
+    guard isOurs(serial: serial) else { return [] }
+    return finish(.gaveUp(.disconnected))
+  }
+
+  /// Folds one event from the speech backend into the announcement.
+  mutating func handle(_ event: SpeechEvent, now: Duration) -> [Action] {
+    if event == .connectionLost {
+      switch state {
+      case .attempting, .waitingForQuiet, .delaying: return finish(.gaveUp(.disconnected))
+      case .notStarted, .finished: return []
+      }
+    }
+    switch state {
+    case .attempting(var attempt):
+      if var probe = attempt.beginCheck {
+        let verdict = probe.verdict(after: event)
+        attempt.beginCheck = verdict == nil ? probe : nil
+        state = .attempting(attempt)
+        if let verdict { return beginCheckAnswered(verdict, now: now) }
+      }
+      guard let ours = attempt.message.claim(event) else {
+        state = .attempting(attempt)
+        return []
+      }
+      return attemptEvent(ours, attempt: attempt, now: now)
+    case .waitingForQuiet(var wait):
+      guard var probe = wait.probe else { return [] }
+      let verdict = probe.verdict(after: event)
+      wait.probe = probe
+      state = .waitingForQuiet(wait)
+      return verdict.map { probeAnswered($0, now: now) } ?? []
+    case .notStarted, .delaying, .finished:
+      return []
+    }
+  }
+
+  /// Acts on whatever deadline has passed by `now`.
+  mutating func tick(now: Duration) -> [Action] {
+    switch state {
+    case .notStarted, .finished:
+      return []
+    case .delaying(let until):
+      return now >= until ? sendAttempt(now: now) : []
+    case .attempting(var attempt):
+      if let probe = attempt.beginCheck, now >= probe.answerBy {
+        return finish(.gaveUp(.stalled), cancellingSpeech: true)
+      }
+      guard now >= attempt.watchdog else { return [] }
+      if attempt.beganAt != nil {
+        return finish(.gaveUp(.stalled), cancellingSpeech: true)
+      }
+      guard attempt.beginCheck == nil else { return [] }
+      let (probe, serial) = makeProbe(now: now)
+      attempt.beginCheck = probe
+      attempt.watchdog = probe.answerBy
+      state = .attempting(attempt)
+      return [.submit(.quietProbe, serial: serial)]
+    case .waitingForQuiet(var wait):
+      if let windowEnd, now >= windowEnd {
+        return finish(.gaveUp(.interruptedOutOfTime))
+      }
+      if let probe = wait.probe {
+        return now >= probe.answerBy ? finish(.gaveUp(.stalled), cancellingSpeech: true) : []
+      }
+      guard now >= wait.nextProbeAt else { return [] }
+      let (probe, serial) = makeProbe(now: now)
+      wait.probe = probe
+      state = .waitingForQuiet(wait)
+      return [.submit(.quietProbe, serial: serial)]
+    }
+  }
+
+  /// The user cancelled: stop our speech and give up.
+  mutating func cancel(now: Duration) -> [Action] {
+    switch state {
+    case .finished: return []
+    case .attempting, .waitingForQuiet: return finish(.gaveUp(.cancelled), cancellingSpeech: true)
+    case .notStarted, .delaying: return finish(.gaveUp(.cancelled))
+    }
+  }
+
+  // MARK: Transitions
+
+  private mutating func sendAttempt(now: Duration) -> [Action] {
+    attempts += 1
+    if windowStart == nil { windowStart = now }
+    let serial = takeSerial()
+    state = .attempting(
+      Attempt(
+        message: TrackedMessage(serial: serial), sentAt: now,
+        watchdog: now + timing.beginBound))
+    return [.report(.attempt), .submit(SpeechRequest(attemptOf: announcement), serial: serial)]
+  }
+
+  private mutating func attemptEvent(_ event: SpeechEvent, attempt: Attempt, now: Duration)
+    -> [Action]
+  {
+    var attempt = attempt
+    switch event {
+    case .began:
+      attempt.beganAt = now
+      attempt.watchdog = now + expectedSpeakingBound
+      attempt.beginCheck = nil
+      state = .attempting(attempt)
+      return [.report(.begin)]
+    case .resumed:
+      attempt.watchdog = now + expectedSpeakingBound
+      state = .attempting(attempt)
+      return []
+    case .indexMark(_, let name):
+      attempt.sawAnyMark = true
+      if name == SpeechRequest.finalMarkName { attempt.sawFinalMark = true }
+      state = .attempting(attempt)
+      return [.report(.mark(name))]
+    case .ended:
+      if attempt.sawFinalMark || !attempt.sawAnyMark {
+        let duration = now - (windowStart ?? attempt.sentAt)
+        return finish(.spoken(attempts: attempts, duration: duration))
+      }
+      return interrupted(now: now)
+    case .cancelled:
+      return interrupted(now: now)
+    case .paused, .connectionLost:
+      state = .attempting(attempt)
+      return []
+    }
+  }
+
+  private var expectedSpeakingBound: Duration {
+    timing.expectedSpeakingTime(of: announcement) + timing.stallMargin
+  }
+
+  private mutating func interrupted(now: Duration) -> [Action] {
+    if announcement.retryTimeout == .zero {
+      return [.report(.interrupted)] + finish(.gaveUp(.noRetry))
+    }
+    if let windowEnd, now >= windowEnd {
+      return [.report(.interrupted)] + finish(.gaveUp(.interruptedOutOfTime))
+    }
+    let (probe, serial) = makeProbe(now: now)
+    state = .waitingForQuiet(
+      QuietWait(probe: probe, nextProbeAt: now, interval: timing.firstProbeInterval))
+    return [.report(.interrupted), .report(.waitingForQuiet), .submit(.quietProbe, serial: serial)]
+  }
+
+  private mutating func probeAnswered(_ verdict: QuietProbe.Verdict, now: Duration) -> [Action] {
+    guard case .waitingForQuiet(var wait) = state else { return [] }
+    switch verdict {
+    case .quiet:
+      if let windowEnd, now >= windowEnd { return finish(.gaveUp(.interruptedOutOfTime)) }
+      return sendAttempt(now: now)
+    case .busy:
+      wait.probe = nil
+      wait.nextProbeAt = now + wait.interval
+      wait.interval = min(wait.interval + .milliseconds(25), timing.longestProbeInterval)
+      state = .waitingForQuiet(wait)
+      return []
+    }
+  }
+
+  private mutating func beginCheckAnswered(_ verdict: QuietProbe.Verdict, now: Duration)
+    -> [Action]
+  {
+    guard case .attempting(var attempt) = state else { return [] }
+    switch verdict {
+    case .quiet:
+      // The channel is free, yet our message never began: it was lost.
+      return [.cancelSpeech] + interrupted(now: now)
+    case .busy:
+      let windowEnd = windowEnd ?? now
+      if now >= windowEnd {
+        let reason: GiveUpReason =
+          announcement.retryTimeout == .zero ? .noRetry : .interruptedOutOfTime
+        return finish(.gaveUp(reason), cancellingSpeech: true)
+      }
+      attempt.watchdog = min(now + timing.beginBound, windowEnd)
+      state = .attempting(attempt)
+      return []
+    }
+  }
+
+  private mutating func finish(_ outcome: Outcome, cancellingSpeech: Bool = false) -> [Action] {
+    state = .finished(outcome)
+    return (cancellingSpeech ? [.cancelSpeech] : []) + [.finish(outcome)]
+  }
+
+  // MARK: Helpers
+
+  private mutating func takeSerial() -> Int {
+    nextSerial += 1
+    return nextSerial
+  }
+
+  private mutating func makeProbe(now: Duration) -> (QuietProbe, Int) {
+    let serial = takeSerial()
+    return (QuietProbe(serial: serial, answerBy: now + timing.probeAnswerBound), serial)
+  }
+
+  private func isOurs(serial: Int) -> Bool {
+    switch state {
+    case .attempting(let attempt):
+      attempt.message.serial == serial || attempt.beginCheck?.message.serial == serial
+    case .waitingForQuiet(let wait):
+      wait.probe?.message.serial == serial
+    case .notStarted, .delaying, .finished:
+      false
+    }
+  }
+}

@@ -1,0 +1,317 @@
+import Synchronization
+
+/// Speaks announcements one at a time, retries them politely after interruptions,
+/// and tells you whether each one was heard.
+///
+/// ```swift
+/// let client = try SpeechdClient.connect()
+/// let announcer = Announcer(backend: client)
+/// let outcome = await announcer.announce("Saved", retryTimeout: .seconds(2))
+/// ```
+///
+/// An `Announcer` is the driver around ``AnnouncementQueue``: one loop owns the
+/// queue, reads one merged stream of inputs (requests, speech events, answers
+/// from the backend, timer wake-ups) and performs the actions the queue returns.
+/// Time comes from the injected clock, so tests can use a manual one.
+public final class Announcer: Sendable {
+  private enum Input {
+    case enqueue(AnnouncementID, Announcement, CheckedContinuation<Outcome, Never>?)
+    case speech(SpeechEvent)
+    case accepted(SubmissionID, MessageID)
+    case failed(SubmissionID)
+    case timer
+    case cancelAll(CheckedContinuation<Void, Never>)
+    case whenIdle(CheckedContinuation<Void, Never>)
+  }
+
+  private enum BackendOperation {
+    case say(SpeechRequest, SubmissionID)
+    case cancel(CheckedContinuation<Void, Never>?)
+  }
+
+  /// The retry timeout used when a call gives none.
+  public let defaultTimeout: Duration
+
+  private let inputs: AsyncStream<Input>.Continuation
+  private let backend: any SpeechBackend
+  private let subscribers = EventHub()
+  private let lastID = Mutex(0)
+  /// How many speech events the loop has handled; lets tests wait for the loop without sleeping.
+  let handledSpeechEvents = Counter()
+  private let tasks: [Task<Void, Never>]
+
+  /// Creates an announcer that speaks through `backend`.
+  ///
+  /// - Parameters:
+  ///   - backend: where messages go, usually a ``SpeechdClient``.
+  ///   - clock: the clock all bounds and delays are measured with.
+  ///   - defaultTimeout: the retry window for calls that give none; 3 seconds, as in AccessibilityAnnouncer.
+  ///   - timing: probe intervals and stall bounds.
+  public init<C: Clock>(
+    backend: some SpeechBackend, clock: C = ContinuousClock(),
+    defaultTimeout: Duration = .seconds(3), timing: AnnouncerTiming = AnnouncerTiming()
+  ) where C.Duration == Duration {
+    self.backend = backend
+    self.defaultTimeout = defaultTimeout
+    let (inputStream, inputs) = AsyncStream.makeStream(of: Input.self)
+    let (operationStream, operations) = AsyncStream.makeStream(of: BackendOperation.self)
+    self.inputs = inputs
+    let time = TimeSource(clock)
+    let subscribers = self.subscribers
+    let handledSpeechEvents = self.handledSpeechEvents
+
+    let forwarder = Task {
+      for await event in backend.events { inputs.yield(.speech(event)) }
+    }
+    let worker = Task {
+      for await operation in operationStream {
+        switch operation {
+        case .say(let request, let submission):
+          do {
+            let id = try await backend.say(request)
+            inputs.yield(.accepted(submission, id))
+          } catch {
+            inputs.yield(.failed(submission))
+          }
+        case .cancel(let done):
+          await backend.cancelAll()
+          done?.resume()
+        }
+      }
+    }
+    let loop = Task {
+      var driver = DriverLoop(
+        queue: AnnouncementQueue(timing: timing), time: time, inputs: inputs,
+        operations: operations, publish: subscribers.publish)
+      for await input in inputStream {
+        driver.handle(input)
+        if case .speech = input { handledSpeechEvents.increment() }
+      }
+      driver.finish()
+      operations.finish()
+    }
+    tasks = [forwarder, worker, loop]
+  }
+
+  deinit {
+    inputs.finish()
+  }
+
+  /// Queues `text` and waits for its final outcome.
+  ///
+  /// - Parameters:
+  ///   - text: plain text; it is spoken literally, markup included.
+  ///   - retryTimeout: how long after the first attempt a retry may still start; 0 means no retry.
+  ///   - priority: speech-dispatcher's priority for each attempt.
+  ///   - delay: how long to wait before the first attempt.
+  ///   - voice: how it should sound.
+  public func announce(
+    _ text: String, retryTimeout: Duration? = nil, priority: SpeechPriority = .text,
+    delay: Duration = .zero, voice: VoiceOptions = VoiceOptions()
+  ) async -> Outcome {
+    await announce(
+      Announcement(
+        text, priority: priority, retryTimeout: retryTimeout ?? defaultTimeout, delay: delay,
+        voice: voice))
+  }
+
+  /// Queues `announcement` and waits for its final outcome.
+  public func announce(_ announcement: Announcement) async -> Outcome {
+    let id = takeID()
+    return await withCheckedContinuation { continuation in
+      inputs.yield(.enqueue(id, announcement, continuation))
+    }
+  }
+
+  /// Queues `announcement` without waiting; its outcome arrives as a `spoken` or `gave-up` event.
+  @discardableResult
+  public func enqueue(_ announcement: Announcement) -> AnnouncementID {
+    let id = takeID()
+    inputs.yield(.enqueue(id, announcement, nil))
+    return id
+  }
+
+  /// A stream of everything that happens from now on. Subscribe before queueing to miss nothing.
+  public func events() -> AsyncStream<AnnouncerEvent> {
+    subscribers.subscribe()
+  }
+
+  /// Returns once every queued announcement has its outcome.
+  public func waitUntilIdle() async {
+    await withCheckedContinuation { inputs.yield(.whenIdle($0)) }
+  }
+
+  /// Gives up every announcement with reason `cancelled` and cancels our speech.
+  ///
+  /// Returns once speech-dispatcher has been told to cancel.
+  public func cancelAll() async {
+    await withCheckedContinuation { inputs.yield(.cancelAll($0)) }
+  }
+
+  /// Stops the announcer and closes the backend. Pending announcements are not spoken.
+  public func close() async {
+    inputs.finish()
+    for task in tasks.dropFirst() { await task.value }
+    await backend.close()
+    tasks[0].cancel()
+    subscribers.finishAll()
+  }
+
+  private func takeID() -> AnnouncementID {
+    lastID.withLock {
+      $0 += 1
+      return AnnouncementID($0)
+    }
+  }
+
+  /// The state the loop owns: the queue, who waits for what, and the armed timer.
+  private struct DriverLoop {
+    var queue: AnnouncementQueue
+    let time: TimeSource
+    let inputs: AsyncStream<Input>.Continuation
+    let operations: AsyncStream<BackendOperation>.Continuation
+    let publish: @Sendable (AnnouncerEvent) -> Void
+    var outcomeWaiters: [AnnouncementID: CheckedContinuation<Outcome, Never>] = [:]
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    var timer: (deadline: Duration, task: Task<Void, Never>)?
+
+    mutating func handle(_ input: Input) {
+      let now = time.now()
+      switch input {
+      case .enqueue(let id, let announcement, let waiter):
+        if let waiter { outcomeWaiters[id] = waiter }
+        perform(queue.enqueue(announcement, id: id, now: now))
+      case .speech(let event):
+        perform(queue.handle(event, now: now))
+      case .accepted(let submission, let messageID):
+        perform(queue.submissionAccepted(submission, messageID: messageID, now: now))
+      case .failed(let submission):
+        perform(queue.submissionFailed(submission, now: now))
+      case .timer:
+        timer = nil
+        perform(queue.tick(now: now))
+      case .cancelAll(let done):
+        perform(queue.cancelAll(now: now).filter { $0 != .cancelSpeech })
+        operations.yield(.cancel(done))
+      case .whenIdle(let waiter):
+        idleWaiters.append(waiter)
+      }
+      rearmTimer()
+      if queue.isIdle {
+        for waiter in idleWaiters { waiter.resume() }
+        idleWaiters = []
+      }
+    }
+
+    /// Resumes everyone still waiting; called when the announcer closes.
+    mutating func finish() {
+      timer?.task.cancel()
+      for (_, waiter) in outcomeWaiters { waiter.resume(returning: .gaveUp(.cancelled)) }
+      for waiter in idleWaiters { waiter.resume() }
+      outcomeWaiters = [:]
+      idleWaiters = []
+    }
+
+    private mutating func perform(_ actions: [AnnouncementQueue.Action]) {
+      for action in actions {
+        switch action {
+        case .submit(let request, let submission):
+          operations.yield(.say(request, submission))
+        case .cancelSpeech:
+          operations.yield(.cancel(nil))
+        case .report(let event):
+          publish(event)
+        case .deliver(let id, let outcome):
+          outcomeWaiters.removeValue(forKey: id)?.resume(returning: outcome)
+        }
+      }
+    }
+
+    private mutating func rearmTimer() {
+      let deadline = queue.deadline
+      guard deadline != timer?.deadline else { return }
+      timer?.task.cancel()
+      timer = nil
+      guard let deadline else { return }
+      let time = self.time
+      let inputs = self.inputs
+      let task = Task {
+        do {
+          try await time.sleep(until: deadline)
+          inputs.yield(.timer)
+        } catch {
+          // Cancelled: a newer deadline replaced this one.
+        }
+      }
+      timer = (deadline, task)
+    }
+  }
+}
+
+/// A thread-safe count.
+final class Counter: Sendable {
+  private let count = Mutex(0)
+  /// The current count.
+  var value: Int { count.withLock { $0 } }
+  /// Adds one.
+  func increment() { count.withLock { $0 += 1 } }
+}
+
+/// Reads a clock as time elapsed since the announcer started.
+struct TimeSource: Sendable {
+  private let elapsed: @Sendable () -> Duration
+  private let sleeper: @Sendable (Duration) async throws -> Void
+
+  init<C: Clock>(_ clock: C) where C.Duration == Duration {
+    let origin = clock.now
+    elapsed = { origin.duration(to: clock.now) }
+    sleeper = { try await clock.sleep(until: origin.advanced(by: $0), tolerance: nil) }
+  }
+
+  /// Time since the announcer started.
+  func now() -> Duration { elapsed() }
+
+  /// Sleeps until `moment`, measured since the announcer started.
+  func sleep(until moment: Duration) async throws { try await sleeper(moment) }
+}
+
+/// Hands every event to everyone who asked for ``Announcer/events()``.
+final class EventHub: Sendable {
+  private struct Subscribers {
+    var continuations: [Int: AsyncStream<AnnouncerEvent>.Continuation] = [:]
+    var lastKey = 0
+  }
+
+  private let subscribers = Mutex(Subscribers())
+
+  /// A new stream that receives every event published from now on.
+  func subscribe() -> AsyncStream<AnnouncerEvent> {
+    let (stream, continuation) = AsyncStream.makeStream(of: AnnouncerEvent.self)
+    let key = subscribers.withLock {
+      $0.lastKey += 1
+      $0.continuations[$0.lastKey] = continuation
+      return $0.lastKey
+    }
+    continuation.onTermination = { [weak self] _ in
+      self?.subscribers.withLock { $0.continuations[key] = nil }
+    }
+    return stream
+  }
+
+  /// Sends `event` to every subscriber.
+  @Sendable func publish(_ event: AnnouncerEvent) {
+    subscribers.withLock {
+      for continuation in $0.continuations.values { continuation.yield(event) }
+    }
+  }
+
+  /// Ends every subscriber's stream.
+  func finishAll() {
+    let continuations = subscribers.withLock { subscribers in
+      let all = Array(subscribers.continuations.values)
+      subscribers.continuations = [:]
+      return all
+    }
+    for continuation in continuations { continuation.finish() }
+  }
+}

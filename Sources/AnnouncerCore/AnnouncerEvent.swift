@@ -1,0 +1,53 @@
+/// Something that happened to an announcement, for logs, tests and the JSON event stream.
+public struct AnnouncerEvent: Sendable, Equatable {
+  /// What happened.
+  public enum Kind: Sendable, Equatable {
+    /// It joined the queue.
+    case queued
+    /// Attempt number `n` was sent.
+    case attempt
+    /// Speech of the current attempt began.
+    case begin
+    /// The current attempt reached an index mark.
+    case mark(String)
+    /// The current attempt was cancelled or cut short by other speech.
+    case interrupted
+    /// It is waiting for the channel to be quiet before trying again.
+    case waitingForQuiet
+    /// It was heard to the end.
+    case spoken(duration: Duration)
+    /// It was not heard to the end, for `reason`.
+    case gaveUp(GiveUpReason)
+
+    /// The event's name in the JSON event stream, such as `waiting-for-quiet`.
+    public var name: String {
+      switch self {
+      case .queued: "queued"
+      case .attempt: "attempt"
+      case .begin: "begin"
+      case .mark: "mark"
+      case .interrupted: "interrupted"
+      case .waitingForQuiet: "waiting-for-quiet"
+      case .spoken: "spoken"
+      case .gaveUp: "gave-up"
+      }
+    }
+  }
+
+  /// The announcement it happened to.
+  public var announcement: AnnouncementID
+  /// The attempt it belongs to; 0 before the first attempt.
+  public var attempt: Int
+  /// When it happened, since the announcer started.
+  public var time: Duration
+  /// What happened.
+  public var kind: Kind
+
+  /// Creates an event.
+  public init(announcement: AnnouncementID, attempt: Int, time: Duration, kind: Kind) {
+    self.announcement = announcement
+    self.attempt = attempt
+    self.time = time
+    self.kind = kind
+  }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Builds the SSML documents that are sent to speech-dispatcher.
+///
+/// User text is XML-escaped, so markup in it is spoken literally and can never
+/// forge our final index mark. The final mark goes before any trailing
+/// punctuation, because espeak-ng drops a mark that follows a sentence-final
+/// full stop (espeak-ng issue #920).
+enum SSMLDocument {
+  /// A document that speaks `text` literally and then reports `mark`.
+  static func speaking(plainText text: String, finalMark mark: String) -> String {
+    let clean = sanitized(text)
+    let body = clean.dropLast(while: isTrailingPunctuationOrSpace)
+    let tail = clean[body.endIndex...]
+    return "<speak>\(escaped(body))\(markElement(mark))\(escaped(tail))</speak>"
+  }
+
+  /// The user's own SSML document with `mark` added just before its closing `</speak>`.
+  ///
+  /// The caller has checked that `document` is well-formed and has a `speak` root.
+  static func speaking(ssml document: String, finalMark mark: String) -> String {
+    guard let close = document.range(of: "</speak>", options: .backwards) else {
+      return "<speak>\(document)\(markElement(mark))</speak>"
+    }
+    return document[..<close.lowerBound] + markElement(mark) + document[close.lowerBound...]
+  }
+
+  /// A document that says nothing at all.
+  static let silent = "<speak><break time=\"1ms\"/></speak>"
+
+  /// Escapes the five XML special characters.
+  static func escaped<S: StringProtocol>(_ text: S) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    for character in text {
+      switch character {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      case "'": result += "&apos;"
+      default: result.append(character)
+      }
+    }
+    return result
+  }
+
+  /// Removes what XML 1.0 cannot carry and a speech synthesiser should not see:
+  /// control characters (other than tab and line breaks), ANSI escape sequences,
+  /// and non-characters.
+  static func sanitized(_ text: String) -> String {
+    var scalars = String.UnicodeScalarView()
+    var iterator = text.unicodeScalars.makeIterator()
+    while let scalar = iterator.next() {
+      if scalar == "\u{1B}" {
+        skipEscapeSequence(&iterator)
+        continue
+      }
+      if isAllowedInXML(scalar) { scalars.append(scalar) }
+    }
+    return String(scalars)
+  }
+
+  private static func markElement(_ name: String) -> String {
+    "<mark name=\"\(escaped(name))\"/>"
+  }
+
+  private static func isTrailingPunctuationOrSpace(_ character: Character) -> Bool {
+    character.isWhitespace || character.isPunctuation
+  }
+
+  private static func isAllowedInXML(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x9, 0xA, 0xD: true
+    case 0x0..<0x20, 0x7F..<0xA0: false
+    case 0xFFFE, 0xFFFF: false
+    default: true
+    }
+  }
+
+  /// Skips the rest of an ANSI escape sequence (CSI `ESC [ … final`, OSC `ESC ] … BEL`, or one character).
+  private static func skipEscapeSequence(_ iterator: inout String.UnicodeScalarView.Iterator) {
+    guard let introducer = iterator.next() else { return }
+    switch introducer {
+    case "[":
+      while let scalar = iterator.next(), !(0x40...0x7E).contains(scalar.value) {}
+    case "]":
+      while let scalar = iterator.next(), scalar != "\u{7}" {
+        if scalar == "\u{1B}" {
+          _ = iterator.next()
+          return
+        }
+      }
+    default:
+      return
+    }
+  }
+}
+
+extension StringProtocol {
+  fileprivate func dropLast(while predicate: (Character) -> Bool) -> SubSequence {
+    var end = endIndex
+    while end > startIndex {
+      let previous = index(before: end)
+      guard predicate(self[previous]) else { break }
+      end = previous
+    }
+    return self[startIndex..<end]
+  }
+}

@@ -1,0 +1,133 @@
+import CSpeechd
+import Foundation
+
+/// Where speech-dispatcher listens, in the syntax of `SPEECHD_ADDRESS`:
+/// `unix_socket[:PATH]` or `inet_socket[:HOST[:PORT]]`.
+public enum SpeechdAddress: Sendable, Equatable, CustomStringConvertible {
+  /// A Unix socket. `isUserDefault` is true when no address was given at all,
+  /// which is the only case in which announce lets libspeechd start the daemon.
+  case unixSocket(path: String, isUserDefault: Bool)
+  /// A TCP socket.
+  case inetSocket(host: String, port: Int)
+
+  /// speech-dispatcher's default TCP port.
+  public static let defaultPort = 6560
+
+  /// Parses an address in `SPEECHD_ADDRESS` syntax; `nil` when it is not one.
+  public static func parse(_ text: String) -> SpeechdAddress? {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+    switch parts.first {
+    case "unix_socket":
+      guard parts.count <= 2 else {
+        // A path may itself contain colons.
+        return .unixSocket(path: parts.dropFirst().joined(separator: ":"), isUserDefault: false)
+      }
+      let path = parts.count == 2 && !parts[1].isEmpty ? parts[1] : defaultSocketPath()
+      return .unixSocket(path: path, isUserDefault: false)
+    case "inet_socket":
+      guard parts.count <= 3 else { return nil }
+      let host = parts.count >= 2 && !parts[1].isEmpty ? parts[1] : "127.0.0.1"
+      guard parts.count == 3 else { return .inetSocket(host: host, port: defaultPort) }
+      guard let port = Int(parts[2]), (1...65535).contains(port) else { return nil }
+      return .inetSocket(host: host, port: port)
+    default:
+      return nil
+    }
+  }
+
+  /// The address to use: `explicit` if given, else `SPEECHD_ADDRESS`, else the user's default socket.
+  public static func resolve(
+    _ explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(SpeechdConnectError) -> SpeechdAddress {
+    if let explicit {
+      guard let address = parse(explicit) else {
+        throw .invalidAddress(explicit, source: "--address")
+      }
+      return address
+    }
+    if let fromEnvironment = environment["SPEECHD_ADDRESS"], !fromEnvironment.isEmpty {
+      guard let address = parse(fromEnvironment) else {
+        throw .invalidAddress(fromEnvironment, source: "SPEECHD_ADDRESS")
+      }
+      return address
+    }
+    return .unixSocket(path: defaultSocketPath(environment: environment), isUserDefault: true)
+  }
+
+  /// The socket speech-dispatcher uses by default for this user.
+  static func defaultSocketPath(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    let runtime =
+      environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? (environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? NSHomeDirectory() + "/.cache")
+    return runtime + "/speech-dispatcher/speechd.sock"
+  }
+
+  /// Whether this is the user's default address, for which the daemon may be started.
+  public var isUserDefault: Bool {
+    if case .unixSocket(_, true) = self { return true }
+    return false
+  }
+
+  /// Reads like "the unix socket /run/user/1000/speech-dispatcher/speechd.sock".
+  public var description: String {
+    switch self {
+    case .unixSocket(let path, _): "the unix socket \(path)"
+    case .inetSocket(let host, let port): "\(host) port \(port)"
+    }
+  }
+
+  /// What to do when this address cannot be reached.
+  var fixSuggestion: String {
+    isUserDefault
+      ? "install the speech-dispatcher package or start speech-dispatcher, then try again."
+      : "start speech-dispatcher at that address, or correct --address or SPEECHD_ADDRESS."
+  }
+
+  /// A libspeechd address the caller frees with `SPDConnectionAddress__free`.
+  func makeCAddress() -> UnsafeMutablePointer<SPDConnectionAddress>? {
+    guard
+      let raw = calloc(1, MemoryLayout<SPDConnectionAddress>.size)?
+        .bindMemory(to: SPDConnectionAddress.self, capacity: 1)
+    else { return nil }
+    switch self {
+    case .unixSocket(let path, _):
+      raw.pointee.method = SPD_METHOD_UNIX_SOCKET
+      raw.pointee.unix_socket_name = strdup(path)
+    case .inetSocket(let host, let port):
+      raw.pointee.method = SPD_METHOD_INET_SOCKET
+      raw.pointee.inet_socket_host = strdup(host)
+      raw.pointee.inet_socket_port = Int32(port)
+    }
+    return raw
+  }
+}
+
+/// Why ``SpeechdClient/connect(address:appName:)`` failed.
+public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The address text is not in `SPEECHD_ADDRESS` syntax. `source` names where it came from.
+  case invalidAddress(String, source: String)
+  /// speech-dispatcher could not be reached at the address; `detail` is libspeechd's reason.
+  case unreachable(SpeechdAddress, detail: String)
+
+  /// One sentence that names the cause and the fix.
+  public var description: String {
+    switch self {
+    case .invalidAddress(let text, let source):
+      "\(source) \"\(text)\" is not a speech-dispatcher address; "
+        + "use unix_socket:PATH or inet_socket:HOST:PORT."
+    case .unreachable(let address, let detail):
+      "announce could not reach speech-dispatcher at \(address) (\(Self.plain(detail))); "
+        + address.fixSuggestion
+    }
+  }
+
+  private static func plain(_ detail: String) -> String {
+    var text = detail.trimmingCharacters(in: .whitespacesAndNewlines)
+    if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+    while text.hasSuffix(".") { text.removeLast() }
+    return text
+  }
+}

@@ -1,0 +1,262 @@
+import CSpeechd
+import Dispatch
+import Foundation
+import Synchronization
+
+
+/// A threaded connection to speech-dispatcher through libspeechd.
+///
+/// It only relays: ``say(_:)`` sends one SSML message and returns its id,
+/// and every BEGIN, END, CANCEL, PAUSE, RESUME and index-mark callback becomes
+/// a ``SpeechEvent`` on ``events``. Deciding what the events mean is the job
+/// of ``Announcer``.
+///
+/// libspeechd calls its callbacks on its own thread, which also carries the
+/// protocol replies, so a callback only copies its arguments into a stream.
+/// Several libspeechd calls share static buffers across connections, so every
+/// call into libspeechd, from every client in the process, runs on one serial
+/// queue.
+public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
+  /// Every event for this connection.
+  public let events: AsyncStream<SpeechEvent>
+  /// Where this client is connected, for messages to people.
+  public let address: SpeechdAddress
+
+  // Touched only on `Self.libspeechd`.
+  private var connection: UnsafeMutablePointer<SPDConnection>?
+  private var appliedVoice = VoiceOptions()
+  private let clientID: Int
+  private let continuation: AsyncStream<SpeechEvent>.Continuation
+  private let hangUpWatch: HangUpWatch?
+
+  /// The one queue on which this process calls into libspeechd.
+  private static let libspeechd = DispatchQueue(label: "announce.libspeechd")
+
+  /// Connects to speech-dispatcher.
+  ///
+  /// - Parameters:
+  ///   - address: an address in `SPEECHD_ADDRESS` syntax; `nil` uses `SPEECHD_ADDRESS`,
+  ///     and without it the user's default socket, starting speech-dispatcher if it is not running.
+  ///   - appName: the client name speech-dispatcher shows for this connection.
+  public static func connect(address: String? = nil, appName: String = "announce")
+    throws(SpeechdConnectError) -> SpeechdClient
+  {
+    let resolved = try SpeechdAddress.resolve(address)
+    let result: Result<SpeechdClient, SpeechdConnectError> = libspeechd.sync {
+      Result { () throws(SpeechdConnectError) in try open(resolved, appName: appName) }
+    }
+    return try result.get()
+  }
+
+  private static func open(_ address: SpeechdAddress, appName: String)
+    throws(SpeechdConnectError) -> SpeechdClient
+  {
+    guard let cAddress = address.makeCAddress() else {
+      throw .unreachable(address, detail: "out of memory")
+    }
+    defer { SPDConnectionAddress__free(cAddress) }
+    var error: UnsafeMutablePointer<CChar>?
+    let autospawn: Int32 = address.isUserDefault ? 1 : 0
+    guard
+      let connection = spd_open2(
+        appName, "main", nil, SPD_MODE_THREADED, cAddress, autospawn, &error)
+    else {
+      let detail = error.map { String(cString: $0) } ?? "unknown error"
+      free(error)
+      throw .unreachable(address, detail: detail)
+    }
+    let clientID = Int(spd_get_client_id(connection))
+    guard clientID > 0 else {
+      spd_close(connection)
+      throw .unreachable(address, detail: "it did not answer")
+    }
+    return SpeechdClient(connection: connection, clientID: clientID, address: address)
+  }
+
+  private init(
+    connection: UnsafeMutablePointer<SPDConnection>, clientID: Int, address: SpeechdAddress
+  ) {
+    self.connection = connection
+    self.clientID = clientID
+    self.address = address
+    let (events, continuation) = AsyncStream.makeStream(of: SpeechEvent.self)
+    self.events = events
+    self.continuation = continuation
+    CallbackRouter.register(clientID: clientID, continuation)
+    connection.pointee.callback_begin = { id, client, _ in
+      CallbackRouter.forward(.began(Int(id)), clientID: Int(client))
+    }
+    connection.pointee.callback_end = { id, client, _ in
+      CallbackRouter.forward(.ended(Int(id)), clientID: Int(client))
+    }
+    connection.pointee.callback_cancel = { id, client, _ in
+      CallbackRouter.forward(.cancelled(Int(id)), clientID: Int(client))
+    }
+    connection.pointee.callback_pause = { id, client, _ in
+      CallbackRouter.forward(.paused(Int(id)), clientID: Int(client))
+    }
+    connection.pointee.callback_resume = { id, client, _ in
+      CallbackRouter.forward(.resumed(Int(id)), clientID: Int(client))
+    }
+    connection.pointee.callback_im = { id, client, _, mark in
+      let name = mark.map { String(cString: $0) } ?? ""
+      CallbackRouter.forward(.indexMark(Int(id), name: name), clientID: Int(client))
+    }
+    for kind in [SPD_BEGIN, SPD_END, SPD_CANCEL, SPD_PAUSE, SPD_RESUME, SPD_INDEX_MARKS] {
+      spd_set_notification_on(connection, kind)
+    }
+    spd_set_data_mode(connection, SPD_DATA_SSML)
+    hangUpWatch = HangUpWatch(socket: connection.pointee.socket) { [continuation] in
+      continuation.yield(.connectionLost)
+    }
+  }
+
+  /// Sends one message and returns the id speech-dispatcher gave it.
+  public func say(_ request: SpeechRequest) async throws(SpeechBackendError) -> MessageID {
+    let result: Result<MessageID, SpeechBackendError> = await onLibspeechd { client in
+      client.sendNow(request)
+    }
+    return try result.get()
+  }
+
+  /// Cancels every message of this connection that is speaking or waiting.
+  public func cancelAll() async {
+    await onLibspeechd { client in
+      if let connection = client.connection { spd_cancel(connection) }
+    }
+  }
+
+  /// Closes the connection and finishes ``events``.
+  public func close() async {
+    await onLibspeechd { client in client.closeNow() }
+  }
+
+  deinit {
+    // `close()` normally ran already; this is the safety net.
+    if let connection {
+      spd_close(connection)
+    }
+    hangUpWatch?.stop()
+    CallbackRouter.unregister(clientID: clientID)
+  }
+
+  // MARK: On the libspeechd queue
+
+  private func sendNow(_ request: SpeechRequest) -> Result<MessageID, SpeechBackendError> {
+    guard let connection else {
+      return .failure(SpeechBackendError("The connection to speech-dispatcher is closed."))
+    }
+    let document: String
+    switch request.purpose {
+    case .quietProbe:
+      document = SSMLDocument.silent
+    case .announcement:
+      applyVoice(request.voice, on: connection)
+      document =
+        request.isSSML
+        ? SSMLDocument.speaking(ssml: request.text, finalMark: SpeechRequest.finalMarkName)
+        : SSMLDocument.speaking(plainText: request.text, finalMark: SpeechRequest.finalMarkName)
+    }
+    let id = spd_say(connection, request.priority.cValue, document)
+    guard id > 0 else {
+      return .failure(
+        SpeechBackendError("speech-dispatcher at \(address) did not accept the message."))
+    }
+    return .success(Int(id))
+  }
+
+  private func applyVoice(_ voice: VoiceOptions, on connection: UnsafeMutablePointer<SPDConnection>)
+  {
+    guard voice != appliedVoice else { return }
+    if let module = voice.outputModule { spd_set_output_module(connection, module) }
+    if let language = voice.language { spd_set_language(connection, language) }
+    if let type = voice.voiceType { spd_set_voice_type(connection, type.cValue) }
+    if let name = voice.voiceName { spd_set_synthesis_voice(connection, name) }
+    if let rate = voice.rate { spd_set_voice_rate(connection, Int32(rate)) }
+    if let pitch = voice.pitch { spd_set_voice_pitch(connection, Int32(pitch)) }
+    if let range = voice.pitchRange { spd_set_voice_pitch_range(connection, Int32(range)) }
+    if let volume = voice.volume { spd_set_volume(connection, Int32(volume)) }
+    if let punctuation = voice.punctuation {
+      spd_set_punctuation(connection, punctuation.cValue)
+    }
+    spd_set_spelling(connection, voice.spell ? SPD_SPELL_ON : SPD_SPELL_OFF)
+    appliedVoice = voice
+  }
+
+  private func closeNow() {
+    hangUpWatch?.stop()
+    if let connection {
+      spd_close(connection)
+      self.connection = nil
+    }
+    CallbackRouter.unregister(clientID: clientID)
+    continuation.finish()
+  }
+
+  private func onLibspeechd<T: Sendable>(_ body: @escaping @Sendable (SpeechdClient) -> T) async
+    -> T
+  {
+    await withCheckedContinuation { continuation in
+      Self.libspeechd.async { continuation.resume(returning: body(self)) }
+    }
+  }
+}
+
+/// Routes libspeechd's callbacks, which carry no context, to the client they belong to.
+///
+/// The callbacks give only a message id and a client id; the client id picks the
+/// stream. Events for a client id we do not know (a closed connection's leftovers)
+/// are dropped.
+private enum CallbackRouter {
+  private static let sinks = Mutex<[Int: AsyncStream<SpeechEvent>.Continuation]>([:])
+
+  static func register(clientID: Int, _ continuation: AsyncStream<SpeechEvent>.Continuation) {
+    sinks.withLock { $0[clientID] = continuation }
+  }
+
+  static func unregister(clientID: Int) {
+    sinks.withLock { $0[clientID] = nil }
+  }
+
+  static func forward(_ event: SpeechEvent, clientID: Int) {
+    sinks.withLock { _ = $0[clientID]?.yield(event) }
+  }
+}
+
+extension SpeechPriority {
+  fileprivate var cValue: SPDPriority {
+    switch self {
+    case .important: SPD_IMPORTANT
+    case .message: SPD_MESSAGE
+    case .text: SPD_TEXT
+    case .notification: SPD_NOTIFICATION
+    case .progress: SPD_PROGRESS
+    }
+  }
+}
+
+extension VoiceOptions.VoiceType {
+  fileprivate var cValue: SPDVoiceType {
+    switch self {
+    case .male1: SPD_MALE1
+    case .male2: SPD_MALE2
+    case .male3: SPD_MALE3
+    case .female1: SPD_FEMALE1
+    case .female2: SPD_FEMALE2
+    case .female3: SPD_FEMALE3
+    case .childMale: SPD_CHILD_MALE
+    case .childFemale: SPD_CHILD_FEMALE
+    }
+  }
+}
+
+extension VoiceOptions.Punctuation {
+  fileprivate var cValue: SPDPunctuation {
+    switch self {
+    case .none: SPD_PUNCT_NONE
+    case .some: SPD_PUNCT_SOME
+    case .most: SPD_PUNCT_MOST
+    case .all: SPD_PUNCT_ALL
+    }
+  }
+}

@@ -1,0 +1,75 @@
+/// One message we sent, and the sorting of incoming events into "ours", "early" and "stale".
+///
+/// speech-dispatcher can report events for a message before `say` has
+/// returned its id, and a connection can receive events for messages that
+/// are not ours. Until the id is known, events are held back; once it is
+/// known, the held events for that id are replayed and all others dropped.
+struct TrackedMessage: Equatable {
+  /// How many early events are held at most; stale floods beyond this are dropped.
+  static let earlyEventLimit = 64
+
+  /// Which submission this message was sent as.
+  let serial: Int
+  /// The id speech-dispatcher gave it, once `say` has returned.
+  private(set) var id: MessageID?
+  private var earlyEvents: [SpeechEvent] = []
+
+  init(serial: Int) { self.serial = serial }
+
+  /// Records the id for `serial` and returns the held events that belong to it.
+  /// Returns `nil` when `serial` is not this message's.
+  mutating func accept(serial: Int, id: MessageID) -> [SpeechEvent]? {
+    guard serial == self.serial, self.id == nil else { return nil }
+    self.id = id
+    let ours = earlyEvents.filter { $0.messageID == id }
+    earlyEvents = []
+    return ours
+  }
+
+  /// Returns the event when it is about this message; holds it back while the id is unknown.
+  mutating func claim(_ event: SpeechEvent) -> SpeechEvent? {
+    guard let eventID = event.messageID else { return nil }
+    guard let id else {
+      if earlyEvents.count < Self.earlyEventLimit { earlyEvents.append(event) }
+      return nil
+    }
+    return eventID == id ? event : nil
+  }
+}
+
+/// A silent `notification`-priority message that tells whether the speech channel is quiet.
+///
+/// speech-dispatcher discards it with CANCEL at once while anything else is
+/// speaking, and speaks it (silently) when nothing is.
+struct QuietProbe: Equatable {
+  /// What a probe found.
+  enum Verdict: Equatable {
+    /// Something else is speaking.
+    case busy
+    /// Nothing else is speaking.
+    case quiet
+  }
+
+  private(set) var message: TrackedMessage
+  /// When the probe must have been answered.
+  let answerBy: Duration
+
+  init(serial: Int, answerBy: Duration) {
+    message = TrackedMessage(serial: serial)
+    self.answerBy = answerBy
+  }
+
+  /// Records the probe's id; see ``TrackedMessage/accept(serial:id:)``.
+  mutating func accept(serial: Int, id: MessageID) -> [SpeechEvent]? {
+    message.accept(serial: serial, id: id)
+  }
+
+  /// Folds one event into the probe; returns a verdict once there is one.
+  mutating func verdict(after event: SpeechEvent) -> Verdict? {
+    switch message.claim(event) {
+    case .cancelled: .busy
+    case .ended: .quiet
+    default: nil
+    }
+  }
+}

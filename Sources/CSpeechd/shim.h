@@ -1,0 +1,4 @@
+#ifndef CSPEECHD_SHIM_H
+#define CSPEECHD_SHIM_H
+#include <libspeechd.h>
+#endif

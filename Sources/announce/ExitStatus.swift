@@ -1,0 +1,24 @@
+import AnnouncerCore
+import Foundation
+
+/// The exit codes of the command, from sysexits(3) where one fits.
+enum ExitStatus {
+  /// Every announcement was heard to the end.
+  static let success: Int32 = 0
+  /// Some announcement was not delivered.
+  static let notDelivered: Int32 = 1
+  /// The speech service or the audio output is unavailable (EX_UNAVAILABLE).
+  static let serviceUnavailable: Int32 = 69
+
+  /// 128 plus the signal number, as shells report it: 130 for SIGINT, 143 for SIGTERM.
+  static func interrupted(by signalNumber: Int32) -> Int32 { 128 + signalNumber }
+
+  /// The status for a run whose undelivered announcements gave up for `reasons`.
+  static func forReasons(_ reasons: [GiveUpReason]) -> Int32 {
+    if reasons.isEmpty { return success }
+    if reasons.contains(where: { $0 == .stalled || $0 == .disconnected }) {
+      return serviceUnavailable
+    }
+    return notDelivered
+  }
+}

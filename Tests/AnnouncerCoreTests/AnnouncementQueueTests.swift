@@ -1,0 +1,140 @@
+import Testing
+
+@testable import AnnouncerCore
+
+/// The FIFO queue around the per-announcement machine.
+@Suite struct AnnouncementQueueTests {
+  typealias Action = AnnouncementQueue.Action
+
+  func submissions(_ actions: [Action]) -> [(SpeechRequest, SubmissionID)] {
+    actions.compactMap {
+      if case .submit(let request, let submission) = $0 { return (request, submission) }
+      return nil
+    }
+  }
+
+  func deliveries(_ actions: [Action]) -> [(AnnouncementID, Outcome)] {
+    actions.compactMap {
+      if case .deliver(let id, let outcome) = $0 { return (id, outcome) }
+      return nil
+    }
+  }
+
+  func eventKinds(_ actions: [Action]) -> [String] {
+    actions.compactMap {
+      if case .report(let event) = $0 { return "\(event.announcement):\(event.kind.name)" }
+      return nil
+    }
+  }
+
+  @Test func announcementsAreSpokenOneAtATimeInOrder() {
+    var queue = AnnouncementQueue(timing: AnnouncerTiming())
+    let texts = ["one", "two", "three"]
+    var actions: [Action] = []
+    for (index, text) in texts.enumerated() {
+      actions += queue.enqueue(Announcement(text), id: AnnouncementID(index + 1), now: .zero)
+    }
+    #expect(submissions(actions).map(\.0.text) == ["one"])
+    #expect(queue.waitingCount == 2)
+
+    var spoken: [String] = []
+    var now = Duration.zero
+    var pending = submissions(actions)
+    var messageID = 10
+    while let (request, submission) = pending.first {
+      messageID += 1
+      now += .seconds(1)
+      spoken.append(request.text)
+      var step = queue.submissionAccepted(submission, messageID: messageID, now: now)
+      step += queue.handle(.began(messageID), now: now)
+      step += queue.handle(.indexMark(messageID, name: SpeechRequest.finalMarkName), now: now)
+      step += queue.handle(.ended(messageID), now: now)
+      #expect(deliveries(step).map(\.0) == [submission.announcement])
+      pending = submissions(step)
+    }
+    #expect(spoken == texts)
+    #expect(queue.isIdle)
+    #expect(queue.deadline == nil)
+  }
+
+  @Test func eventsAreReportedInOrderWithAttemptNumbers() {
+    var queue = AnnouncementQueue(timing: AnnouncerTiming())
+    let id = AnnouncementID(1)
+    var actions = queue.enqueue(Announcement("Saved"), id: id, now: .zero)
+    let (_, first) = submissions(actions)[0]
+    actions += queue.submissionAccepted(first, messageID: 5, now: .zero)
+    actions += queue.handle(.began(5), now: .milliseconds(5))
+    actions += queue.handle(.cancelled(5), now: .milliseconds(100))
+    let (_, probe) = submissions(actions)[1]
+    actions += queue.submissionAccepted(probe, messageID: 6, now: .milliseconds(101))
+    actions += queue.handle(.ended(6), now: .milliseconds(120))
+    let (_, retry) = submissions(actions)[2]
+    actions += queue.submissionAccepted(retry, messageID: 7, now: .milliseconds(121))
+    actions += queue.handle(.began(7), now: .milliseconds(125))
+    actions += queue.handle(.indexMark(7, name: SpeechRequest.finalMarkName), now: .milliseconds(600))
+    actions += queue.handle(.ended(7), now: .milliseconds(900))
+    #expect(
+      eventKinds(actions) == [
+        "1:queued", "1:attempt", "1:begin", "1:interrupted", "1:waiting-for-quiet", "1:attempt",
+        "1:begin", "1:mark", "1:spoken",
+      ])
+    let attempts = actions.compactMap { action -> Int? in
+      if case .report(let event) = action { return event.attempt }
+      return nil
+    }
+    #expect(attempts == [0, 1, 1, 1, 1, 2, 2, 2, 2])
+    #expect(deliveries(actions).map(\.1) == [.spoken(attempts: 2, duration: .milliseconds(900))])
+  }
+
+  @Test func aStaleEndFromThePreviousAnnouncementDoesNotCompleteTheNext() {
+    var queue = AnnouncementQueue(timing: AnnouncerTiming())
+    var actions = queue.enqueue(Announcement("one"), id: AnnouncementID(1), now: .zero)
+    actions += queue.enqueue(Announcement("two"), id: AnnouncementID(2), now: .zero)
+    let (_, first) = submissions(actions)[0]
+    _ = queue.submissionAccepted(first, messageID: 5, now: .zero)
+    let next = queue.handle(.ended(5), now: .seconds(1))
+    let (_, second) = submissions(next)[0]
+    // A duplicate END for message 5 arrives before "two" has its id.
+    #expect(deliveries(queue.handle(.ended(5), now: .seconds(1))).isEmpty)
+    let accepted = queue.submissionAccepted(second, messageID: 6, now: .seconds(1))
+    #expect(deliveries(accepted).isEmpty)
+    #expect(!queue.isIdle)
+  }
+
+  @Test func cancelAllGivesUpTheCurrentAndEveryWaitingAnnouncement() {
+    var queue = AnnouncementQueue(timing: AnnouncerTiming())
+    var actions: [Action] = []
+    for index in 1...3 {
+      actions += queue.enqueue(Announcement("\(index)"), id: AnnouncementID(index), now: .zero)
+    }
+    let cancel = queue.cancelAll(now: .seconds(1))
+    #expect(cancel.contains(.cancelSpeech))
+    #expect(deliveries(cancel).map(\.0.rawValue) == [1, 2, 3])
+    #expect(deliveries(cancel).allSatisfy { $0.1 == .gaveUp(.cancelled) })
+    #expect(submissions(cancel).isEmpty)
+    #expect(queue.isIdle)
+  }
+
+  @Test func afterADisconnectEveryLaterAnnouncementFailsInsteadOfHanging() {
+    var queue = AnnouncementQueue(timing: AnnouncerTiming())
+    var actions = queue.enqueue(Announcement("one"), id: AnnouncementID(1), now: .zero)
+    actions += queue.enqueue(Announcement("two"), id: AnnouncementID(2), now: .zero)
+    let (_, first) = submissions(actions)[0]
+    _ = queue.submissionAccepted(first, messageID: 5, now: .zero)
+    let lost = queue.handle(.connectionLost, now: .seconds(1))
+    #expect(deliveries(lost).map(\.1) == [.gaveUp(.disconnected)])
+    let (_, second) = submissions(lost)[0]
+    let failed = queue.submissionFailed(second, now: .seconds(1))
+    #expect(deliveries(failed).map(\.1) == [.gaveUp(.disconnected)])
+    #expect(queue.isIdle)
+  }
+
+  @Test func timerTicksGoToTheAnnouncementInFlight() {
+    var queue = AnnouncementQueue(timing: AnnouncerTiming())
+    let actions = queue.enqueue(
+      Announcement("later", delay: .seconds(2)), id: AnnouncementID(1), now: .zero)
+    #expect(submissions(actions).isEmpty)
+    #expect(queue.deadline == .seconds(2))
+    #expect(submissions(queue.tick(now: .seconds(2))).map(\.0.text) == ["later"])
+  }
+}

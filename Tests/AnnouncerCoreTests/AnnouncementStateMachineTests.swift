@@ -1,0 +1,431 @@
+import Testing
+
+@testable import AnnouncerCore
+
+/// Every transition of one announcement, driven by hand: no clock, no threads, no sleeps.
+@Suite struct AnnouncementStateMachineTests {
+  typealias Action = AnnouncementStateMachine.Action
+  let timing = AnnouncerTiming()
+  let final = SpeechRequest.finalMarkName
+
+  func machine(
+    _ text: String = "Saved", timeout: Duration = .seconds(3), delay: Duration = .zero
+  ) -> AnnouncementStateMachine {
+    AnnouncementStateMachine(
+      Announcement(text, retryTimeout: timeout, delay: delay), timing: timing)
+  }
+
+  /// Starts `m` at `now` and gives its first message id `id`; returns the submit serial.
+  @discardableResult
+  func startAccepted(_ m: inout AnnouncementStateMachine, id: MessageID, now: Duration = .zero)
+    -> Int
+  {
+    let actions = m.start(now: now)
+    let serial = submittedSerial(actions)
+    #expect(m.submissionAccepted(serial: serial, id: id, now: now) == [])
+    return serial
+  }
+
+  func submittedSerial(_ actions: [Action]) -> Int {
+    for case .submit(_, let serial) in actions { return serial }
+    Issue.record("expected a submit in \(actions)")
+    return -1
+  }
+
+  func probeSerial(_ actions: [Action]) -> Int {
+    for case .submit(let request, let serial) in actions where request.purpose == .quietProbe {
+      return serial
+    }
+    Issue.record("expected a probe in \(actions)")
+    return -1
+  }
+
+  // MARK: Heard
+
+  @Test func heardWhenEndFollowsOurFinalMark() {
+    var m = machine()
+    let start = m.start(now: .zero)
+    #expect(start == [.report(.attempt), .submit(SpeechRequest(attemptOf: Announcement("Saved")), serial: 1)])
+    #expect(m.submissionAccepted(serial: 1, id: 7, now: .milliseconds(2)) == [])
+    #expect(m.handle(.began(7), now: .milliseconds(5)) == [.report(.begin)])
+    #expect(m.handle(.indexMark(7, name: final), now: .milliseconds(490)) == [.report(.mark(final))])
+    #expect(
+      m.handle(.ended(7), now: .milliseconds(830))
+        == [.finish(.spoken(attempts: 1, duration: .milliseconds(830)))])
+    #expect(m.outcome == .spoken(attempts: 1, duration: .milliseconds(830)))
+    #expect(m.deadline == nil)
+  }
+
+  @Test func heardWhenTheModuleReportsNoMarksAtAll() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .milliseconds(5))
+    #expect(m.handle(.ended(7), now: .seconds(1)) == [.finish(.spoken(attempts: 1, duration: .seconds(1)))])
+  }
+
+  @Test func endWithoutOurFinalMarkWhileMarksWereReportedIsAnInterruption() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .milliseconds(5))
+    _ = m.handle(.indexMark(7, name: "users-own-mark"), now: .milliseconds(100))
+    let actions = m.handle(.ended(7), now: .milliseconds(200))
+    #expect(actions.prefix(2) == [.report(.interrupted), .report(.waitingForQuiet)])
+    #expect(m.outcome == nil)
+    #expect(probeSerial(actions) > 1)
+  }
+
+  // MARK: Early and stale events
+
+  @Test func eventsBeforeTheIdAreReplayedOnceItArrives() {
+    var m = machine()
+    let serial = submittedSerial(m.start(now: .zero))
+    #expect(m.handle(.began(7), now: .milliseconds(1)) == [])
+    #expect(m.handle(.indexMark(7, name: final), now: .milliseconds(2)) == [])
+    #expect(m.handle(.ended(7), now: .milliseconds(3)) == [])
+    #expect(m.outcome == nil)
+    let actions = m.submissionAccepted(serial: serial, id: 7, now: .milliseconds(4))
+    #expect(actions == [.report(.begin), .report(.mark(final)), .finish(.spoken(attempts: 1, duration: .milliseconds(4)))])
+  }
+
+  @Test func earlyCancelIsAnInterruption() {
+    var m = machine()
+    let serial = submittedSerial(m.start(now: .zero))
+    #expect(m.handle(.cancelled(7), now: .milliseconds(1)) == [])
+    let actions = m.submissionAccepted(serial: serial, id: 7, now: .milliseconds(2))
+    #expect(actions.first == .report(.interrupted))
+    #expect(probeSerial(actions) > serial)
+  }
+
+  @Test func staleIdsAreIgnoredBeforeAndAfterOurId() {
+    var m = machine()
+    let serial = submittedSerial(m.start(now: .zero))
+    #expect(m.handle(.ended(3), now: .milliseconds(1)) == [])
+    #expect(m.handle(.cancelled(4), now: .milliseconds(1)) == [])
+    #expect(m.submissionAccepted(serial: serial, id: 7, now: .milliseconds(2)) == [])
+    #expect(m.handle(.cancelled(3), now: .milliseconds(3)) == [])
+    #expect(m.handle(.ended(8), now: .milliseconds(4)) == [])
+    #expect(m.outcome == nil)
+    #expect(m.handle(.began(7), now: .milliseconds(5)) == [.report(.begin)])
+    #expect(m.handle(.ended(7), now: .seconds(1)) == [.finish(.spoken(attempts: 1, duration: .seconds(1)))])
+  }
+
+  @Test func aFloodOfStaleEarlyEventsIsBounded() {
+    var m = machine()
+    let serial = submittedSerial(m.start(now: .zero))
+    for id in 0..<10_000 { _ = m.handle(.ended(1000 + id), now: .zero) }
+    _ = m.handle(.ended(7), now: .zero)
+    // Our own END came after the limit was reached, so it is not replayed…
+    #expect(m.submissionAccepted(serial: serial, id: 7, now: .zero) == [])
+    // …and the watchdog still guarantees an outcome.
+    #expect(m.deadline == timing.beginBound)
+  }
+
+  @Test func duplicateEndAfterTheOutcomeChangesNothing() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    _ = m.handle(.ended(7), now: .seconds(1))
+    #expect(m.handle(.ended(7), now: .seconds(1)) == [])
+    #expect(m.handle(.cancelled(7), now: .seconds(2)) == [])
+    #expect(m.tick(now: .seconds(100)) == [])
+    #expect(m.outcome == .spoken(attempts: 1, duration: .seconds(1)))
+  }
+
+  @Test func aLateAnswerForAnOldSubmissionIsIgnored() {
+    var m = machine()
+    let first = startAccepted(&m, id: 7)
+    let interrupted = m.handle(.cancelled(7), now: .seconds(1))
+    let probe = probeSerial(interrupted)
+    #expect(m.submissionAccepted(serial: first, id: 99, now: .seconds(1)) == [])
+    #expect(m.submissionAccepted(serial: probe, id: 8, now: .seconds(1)) == [])
+  }
+
+  // MARK: Polite retry
+
+  @Test func interruptedThenRetriedWhenQuietThenHeard() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .milliseconds(5))
+    let interrupted = m.handle(.cancelled(7), now: .milliseconds(300))
+    #expect(
+      interrupted.prefix(2) == [.report(.interrupted), .report(.waitingForQuiet)])
+    let probe1 = probeSerial(interrupted)
+
+    // Busy: the probe is discarded at once; the next one waits a little.
+    #expect(m.submissionAccepted(serial: probe1, id: 8, now: .milliseconds(301)) == [])
+    #expect(m.handle(.cancelled(8), now: .milliseconds(302)) == [])
+    #expect(m.deadline == .milliseconds(302) + timing.firstProbeInterval)
+    #expect(m.tick(now: .milliseconds(350)) == [])
+    let second = m.tick(now: .milliseconds(402))
+    let probe2 = probeSerial(second)
+
+    // Quiet: the probe is spoken silently, and only then is the retry sent.
+    #expect(m.submissionAccepted(serial: probe2, id: 9, now: .milliseconds(403)) == [])
+    #expect(m.handle(.began(9), now: .milliseconds(404)) == [])
+    let retry = m.handle(.ended(9), now: .milliseconds(420))
+    #expect(retry.first == .report(.attempt))
+    #expect(m.attempts == 2)
+    let retrySerial = submittedSerial(retry)
+    #expect(m.submissionAccepted(serial: retrySerial, id: 10, now: .milliseconds(421)) == [])
+    _ = m.handle(.began(10), now: .milliseconds(425))
+    #expect(
+      m.handle(.ended(10), now: .milliseconds(1200))
+        == [.finish(.spoken(attempts: 2, duration: .milliseconds(1200)))])
+  }
+
+  @Test func theRetryIsSentWithTheAnnouncementsOwnPriority() {
+    var m = AnnouncementStateMachine(
+      Announcement("Build failed", priority: .message, retryTimeout: .seconds(3)), timing: timing)
+    startAccepted(&m, id: 7)
+    let probe = probeSerial(m.handle(.cancelled(7), now: .seconds(1)))
+    _ = m.submissionAccepted(serial: probe, id: 8, now: .seconds(1))
+    let retry = m.handle(.ended(8), now: .seconds(1))
+    let requests = retry.compactMap { action -> SpeechRequest? in
+      if case .submit(let request, _) = action { return request }
+      return nil
+    }
+    #expect(requests.map(\.priority) == [.message])
+    #expect(requests.map(\.purpose) == [.announcement])
+  }
+
+  @Test func probesBackOffUpToTheLongestInterval() {
+    var m = machine(timeout: .seconds(60))
+    startAccepted(&m, id: 7)
+    var now = Duration.seconds(1)
+    var serial = probeSerial(m.handle(.cancelled(7), now: now))
+    var gaps: [Duration] = []
+    for id in 100..<110 {
+      _ = m.submissionAccepted(serial: serial, id: id, now: now)
+      _ = m.handle(.cancelled(id), now: now)
+      let next = m.deadline ?? .zero
+      gaps.append(next - now)
+      now = next
+      serial = probeSerial(m.tick(now: now))
+    }
+    #expect(gaps.first == timing.firstProbeInterval)
+    #expect(gaps.last == timing.longestProbeInterval)
+    #expect(gaps == gaps.sorted())
+  }
+
+  @Test func interruptedAfterTheWindowGivesUp() {
+    var m = machine(timeout: .seconds(2))
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .milliseconds(5))
+    #expect(
+      m.handle(.cancelled(7), now: .seconds(2))
+        == [.report(.interrupted), .finish(.gaveUp(.interruptedOutOfTime))])
+  }
+
+  @Test func cancelAfterTheDeadlineOfALongAttemptGivesUp() {
+    // A long text keeps speaking past the 1 s window; it may finish, but a CANCEL now is final.
+    var m = machine(String(repeating: "word ", count: 40), timeout: .seconds(1))
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .milliseconds(5))
+    #expect(m.tick(now: .seconds(2)) == [])
+    #expect(
+      m.handle(.cancelled(7), now: .seconds(5))
+        == [.report(.interrupted), .finish(.gaveUp(.interruptedOutOfTime))])
+  }
+
+  @Test func anAttemptSpeakingPastTheWindowMayFinish() {
+    var m = machine(String(repeating: "word ", count: 40), timeout: .seconds(1))
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .milliseconds(5))
+    #expect(m.tick(now: .seconds(4)) == [])
+    #expect(m.handle(.ended(7), now: .seconds(9)) == [.finish(.spoken(attempts: 1, duration: .seconds(9)))])
+  }
+
+  @Test func theWindowClosingWhileWaitingForQuietGivesUp() {
+    var m = machine(timeout: .seconds(2))
+    startAccepted(&m, id: 7)
+    let probe = probeSerial(m.handle(.cancelled(7), now: .seconds(1)))
+    _ = m.submissionAccepted(serial: probe, id: 8, now: .seconds(1))
+    _ = m.handle(.cancelled(8), now: .seconds(1))
+    var now = Duration.seconds(1)
+    while let deadline = m.deadline, m.outcome == nil {
+      now = deadline
+      for case .submit(_, let serial) in m.tick(now: now) {
+        _ = m.submissionAccepted(serial: serial, id: 1000 + serial, now: now)
+        _ = m.handle(.cancelled(1000 + serial), now: now)
+      }
+    }
+    #expect(m.outcome == .gaveUp(.interruptedOutOfTime))
+    #expect(now == .seconds(2))
+  }
+
+  @Test func aQuietChannelAfterTheWindowClosedStartsNoAttempt() {
+    var m = machine(timeout: .seconds(1))
+    startAccepted(&m, id: 7)
+    let probe = probeSerial(m.handle(.cancelled(7), now: .milliseconds(900)))
+    _ = m.submissionAccepted(serial: probe, id: 8, now: .milliseconds(900))
+    #expect(m.handle(.ended(8), now: .milliseconds(1000)) == [.finish(.gaveUp(.interruptedOutOfTime))])
+    #expect(m.attempts == 1)
+  }
+
+  @Test func anHourLongTimeoutRunsInMilliseconds() {
+    var m = machine(timeout: .seconds(3600))
+    startAccepted(&m, id: 1)
+    var now = Duration.seconds(1)
+    var serial = probeSerial(m.handle(.cancelled(1), now: now))
+    var probes = 1
+    while m.outcome == nil {
+      _ = m.submissionAccepted(serial: serial, id: serial + 10, now: now)
+      _ = m.handle(.cancelled(serial + 10), now: now)
+      guard let deadline = m.deadline else { break }
+      now = deadline
+      let actions = m.tick(now: now)
+      if let next = actions.firstSerial { serial = next; probes += 1 }
+    }
+    #expect(m.outcome == .gaveUp(.interruptedOutOfTime))
+    #expect(now == .seconds(3600))
+    #expect(probes > 3600 * 4)
+  }
+
+  // MARK: Timeout 0
+
+  @Test func timeoutZeroNeverRetries() {
+    var m = machine(timeout: .zero)
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .milliseconds(5))
+    #expect(
+      m.handle(.cancelled(7), now: .milliseconds(100))
+        == [.report(.interrupted), .finish(.gaveUp(.noRetry))])
+  }
+
+  @Test func timeoutZeroStillSucceedsWhenUninterrupted() {
+    var m = machine(timeout: .zero)
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .milliseconds(5))
+    #expect(m.handle(.ended(7), now: .seconds(1)) == [.finish(.spoken(attempts: 1, duration: .seconds(1)))])
+  }
+
+  // MARK: Stalls
+
+  @Test func beginThenSilenceIsAStall() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .milliseconds(5))
+    let bound = .milliseconds(5) + timing.expectedSpeakingTime(of: Announcement("Saved")) + timing.stallMargin
+    #expect(m.deadline == bound)
+    #expect(m.tick(now: bound - .milliseconds(1)) == [])
+    #expect(m.tick(now: bound) == [.cancelSpeech, .finish(.gaveUp(.stalled))])
+  }
+
+  @Test func theStallBoundGrowsWithTheText() {
+    let short = timing.expectedSpeakingTime(of: Announcement("Saved"))
+    let long = timing.expectedSpeakingTime(of: Announcement(String(repeating: "a", count: 800)))
+    let slow = timing.expectedSpeakingTime(
+      of: Announcement(String(repeating: "a", count: 800), voice: VoiceOptions(rate: -100)))
+    #expect(short < long)
+    #expect(long < slow)
+    #expect(long >= .seconds(800 / 15))
+  }
+
+  @Test func noBeginAndAnUnansweredProbeIsAStall() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    #expect(m.deadline == timing.beginBound)
+    let check = m.tick(now: timing.beginBound)
+    let probe = probeSerial(check)
+    _ = m.submissionAccepted(serial: probe, id: 8, now: timing.beginBound)
+    let answerBy = timing.beginBound + timing.probeAnswerBound
+    #expect(m.deadline == answerBy)
+    #expect(m.tick(now: answerBy) == [.cancelSpeech, .finish(.gaveUp(.stalled))])
+  }
+
+  @Test func noBeginWhileTheChannelIsBusyKeepsWaitingThenSpeaks() {
+    var m = AnnouncementStateMachine(
+      Announcement("Saved", priority: .message, retryTimeout: .seconds(30)), timing: timing)
+    startAccepted(&m, id: 7)
+    let probe = probeSerial(m.tick(now: timing.beginBound))
+    _ = m.submissionAccepted(serial: probe, id: 8, now: timing.beginBound)
+    #expect(m.handle(.cancelled(8), now: timing.beginBound) == [])
+    #expect(m.deadline == timing.beginBound * 2)
+    #expect(m.handle(.began(7), now: .seconds(7)) == [.report(.begin)])
+    #expect(m.handle(.ended(7), now: .seconds(8)) == [.finish(.spoken(attempts: 1, duration: .seconds(8)))])
+  }
+
+  @Test func noBeginWhileBusyUntilTheWindowClosesWithdrawsTheMessage() {
+    var m = AnnouncementStateMachine(
+      Announcement("Saved", priority: .message, retryTimeout: .seconds(3)), timing: timing)
+    startAccepted(&m, id: 7)
+    let probe = probeSerial(m.tick(now: timing.beginBound))
+    _ = m.submissionAccepted(serial: probe, id: 8, now: timing.beginBound)
+    #expect(
+      m.handle(.cancelled(8), now: timing.beginBound)
+        == [.cancelSpeech, .finish(.gaveUp(.interruptedOutOfTime))])
+  }
+
+  @Test func noBeginWhileTheChannelIsQuietMeansTheMessageWasLostAndIsRetried() {
+    var m = machine(timeout: .seconds(10))
+    startAccepted(&m, id: 7)
+    let probe = probeSerial(m.tick(now: timing.beginBound))
+    _ = m.submissionAccepted(serial: probe, id: 8, now: timing.beginBound)
+    let actions = m.handle(.ended(8), now: timing.beginBound)
+    #expect(actions.prefix(3) == [.cancelSpeech, .report(.interrupted), .report(.waitingForQuiet)])
+    #expect(probeSerial(actions) > probe)
+  }
+
+  @Test func anUnansweredProbeWhileWaitingForQuietIsAStall() {
+    var m = machine(timeout: .seconds(10))
+    startAccepted(&m, id: 7)
+    let probe = probeSerial(m.handle(.cancelled(7), now: .seconds(1)))
+    _ = m.submissionAccepted(serial: probe, id: 8, now: .seconds(1))
+    #expect(m.tick(now: .seconds(1) + timing.probeAnswerBound) == [.cancelSpeech, .finish(.gaveUp(.stalled))])
+  }
+
+  // MARK: Connection, delay, cancel
+
+  @Test func aLostConnectionMidAttemptEndsIt() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .milliseconds(5))
+    #expect(m.handle(.connectionLost, now: .milliseconds(100)) == [.finish(.gaveUp(.disconnected))])
+  }
+
+  @Test func aLostConnectionWhileWaitingForQuietEndsIt() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    _ = m.handle(.cancelled(7), now: .milliseconds(100))
+    #expect(m.handle(.connectionLost, now: .milliseconds(150)) == [.finish(.gaveUp(.disconnected))])
+  }
+
+  @Test func aFailedSendMeansDisconnected() {
+    var m = machine()
+    let serial = submittedSerial(m.start(now: .zero))
+    #expect(m.submissionFailed(serial: serial + 1, now: .zero) == [])
+    #expect(m.submissionFailed(serial: serial, now: .zero) == [.finish(.gaveUp(.disconnected))])
+  }
+
+  @Test func delayWaitsBeforeTheFirstAttemptAndTheWindowStartsAfterIt() {
+    var m = machine(timeout: .seconds(1), delay: .seconds(2))
+    #expect(m.start(now: .zero) == [])
+    #expect(m.deadline == .seconds(2))
+    #expect(m.tick(now: .seconds(1)) == [])
+    let actions = m.tick(now: .seconds(2))
+    let serial = submittedSerial(actions)
+    _ = m.submissionAccepted(serial: serial, id: 7, now: .seconds(2))
+    // The window runs from 2 s to 3 s, so an interruption at 2.5 s is retried.
+    let interrupted = m.handle(.cancelled(7), now: .milliseconds(2500))
+    #expect(interrupted.contains(.report(.waitingForQuiet)))
+  }
+
+  @Test func cancelStopsOurSpeechAndGivesUp() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    #expect(m.cancel(now: .seconds(1)) == [.cancelSpeech, .finish(.gaveUp(.cancelled))])
+    #expect(m.cancel(now: .seconds(1)) == [])
+  }
+
+  @Test func cancelDuringTheDelaySendsNothing() {
+    var m = machine(delay: .seconds(5))
+    _ = m.start(now: .zero)
+    #expect(m.cancel(now: .seconds(1)) == [.finish(.gaveUp(.cancelled))])
+  }
+}
+
+extension [AnnouncementStateMachine.Action] {
+  fileprivate var firstSerial: Int? {
+    for case .submit(_, let serial) in self { return serial }
+    return nil
+  }
+}

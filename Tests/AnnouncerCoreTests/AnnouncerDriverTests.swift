@@ -1,0 +1,131 @@
+import Testing
+
+@testable import AnnouncerCore
+
+/// The driver loop with a scripted backend and a manual clock: real tasks, no sleeps.
+@Suite(.timeLimit(.minutes(1))) struct AnnouncerDriverTests {
+  let final = SpeechRequest.finalMarkName
+  let backend = ScriptedBackend()
+  let clock = ManualClock()
+
+  func makeAnnouncer(_ timing: AnnouncerTiming = AnnouncerTiming()) -> Announcer {
+    Announcer(backend: backend, clock: clock, timing: timing)
+  }
+
+  /// Emits `event` and returns once the announcer's loop has handled it.
+  func emit(_ event: SpeechEvent, to announcer: Announcer) async {
+    let before = announcer.handledSpeechEvents.value
+    backend.emit(event)
+    while announcer.handledSpeechEvents.value <= before { await Task.yield() }
+  }
+
+  @Test func anAnnouncementHeardToTheEnd() async throws {
+    let announcer = makeAnnouncer()
+    var said = backend.said.makeAsyncIterator()
+    async let outcome = announcer.announce("Saved")
+    let first = try #require(await said.next())
+    #expect(first.request.purpose == .announcement)
+    #expect(first.request.text == "Saved")
+    clock.advance(by: .milliseconds(800))
+    backend.emit(.began(first.id))
+    backend.emit(.indexMark(first.id, name: final))
+    backend.emit(.ended(first.id))
+    #expect(await outcome == .spoken(attempts: 1, duration: .milliseconds(800)))
+    await announcer.close()
+  }
+
+  @Test func anInterruptionIsRetriedOnlyAfterAQuietProbe() async throws {
+    let announcer = makeAnnouncer()
+    var said = backend.said.makeAsyncIterator()
+    let events = announcer.events()
+    async let outcome = announcer.announce("Build failed", retryTimeout: .seconds(5))
+    let first = try #require(await said.next())
+    backend.emit(.began(first.id))
+    backend.emit(.cancelled(first.id))
+    let probe = try #require(await said.next())
+    #expect(probe.request.purpose == .quietProbe)
+    #expect(probe.request.priority == .notification)
+    backend.emit(.began(probe.id))
+    backend.emit(.ended(probe.id))
+    let retry = try #require(await said.next())
+    #expect(retry.request == first.request)
+    backend.emit(.began(retry.id))
+    backend.emit(.ended(retry.id))
+    #expect(await outcome == .spoken(attempts: 2, duration: .zero))
+    await announcer.close()
+    var names: [String] = []
+    for await event in events { names.append(event.kind.name) }
+    #expect(
+      names == [
+        "queued", "attempt", "begin", "interrupted", "waiting-for-quiet", "attempt", "begin",
+        "spoken",
+      ])
+  }
+
+  @Test func aBusyChannelUntilTheTimeoutGivesUpAtTheDeadline() async throws {
+    var timing = AnnouncerTiming()
+    timing.firstProbeInterval = .milliseconds(100)
+    timing.longestProbeInterval = .milliseconds(100)
+    let announcer = makeAnnouncer(timing)
+    var said = backend.said.makeAsyncIterator()
+    async let outcome = announcer.announce("Saved", retryTimeout: .seconds(1))
+    let first = try #require(await said.next())
+    await emit(.cancelled(first.id), to: announcer)
+    // Probes at 0, 0.25, 0.5 and 0.75 s all find the channel busy; at 1 s the window closes.
+    for _ in 0..<4 {
+      let probe = try #require(await said.next())
+      #expect(probe.request.purpose == .quietProbe)
+      await emit(.cancelled(probe.id), to: announcer)
+      clock.advance(by: .milliseconds(250))
+    }
+    #expect(await outcome == .gaveUp(.interruptedOutOfTime))
+    await announcer.close()
+  }
+
+  @Test func silenceAfterBeginIsAStallAndOurSpeechIsCancelled() async throws {
+    let announcer = makeAnnouncer()
+    var said = backend.said.makeAsyncIterator()
+    async let outcome = announcer.announce("Saved")
+    let first = try #require(await said.next())
+    await emit(.began(first.id), to: announcer)
+    clock.advance(by: .seconds(3600))
+    #expect(await outcome == .gaveUp(.stalled))
+    await announcer.close()
+    #expect(backend.cancelCount == 1)
+  }
+
+  @Test func aLostConnectionEndsTheAttemptAndLaterOnesFailFast() async throws {
+    let announcer = makeAnnouncer()
+    var said = backend.said.makeAsyncIterator()
+    async let first = announcer.announce("one")
+    let message = try #require(await said.next())
+    backend.failFromNowOn()
+    backend.emit(.connectionLost)
+    #expect(await first == .gaveUp(.disconnected))
+    #expect(await announcer.announce("two") == .gaveUp(.disconnected))
+    _ = message
+    await announcer.close()
+  }
+
+  @Test func cancelAllGivesUpEverythingAndCancelsSpeech() async throws {
+    let announcer = makeAnnouncer()
+    var said = backend.said.makeAsyncIterator()
+    let events = announcer.events()
+    announcer.enqueue(Announcement("one"))
+    announcer.enqueue(Announcement("two"))
+    _ = try #require(await said.next())
+    await announcer.cancelAll()
+    #expect(backend.cancelCount >= 1)
+    await announcer.waitUntilIdle()
+    await announcer.close()
+    var reasons: [AnnouncementID: GiveUpReason] = [:]
+    for await event in events {
+      if case .gaveUp(let reason) = event.kind { reasons[event.announcement] = reason }
+    }
+    #expect(reasons == [AnnouncementID(1): .cancelled, AnnouncementID(2): .cancelled])
+  }
+
+  @Test func theDefaultTimeoutIsThreeSeconds() {
+    #expect(makeAnnouncer().defaultTimeout == .seconds(3))
+  }
+}

@@ -1,0 +1,62 @@
+import Synchronization
+
+/// A clock that moves only when a test says so, after swift-async-algorithms' ManualClock.
+final class ManualClock: Clock, Sendable {
+  struct Instant: InstantProtocol {
+    var offset: Duration
+    func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    func duration(to other: Instant) -> Duration { other.offset - offset }
+    static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+  }
+
+  private struct Sleeper {
+    let deadline: Instant
+    let continuation: CheckedContinuation<Void, any Error>
+  }
+
+  private struct State {
+    var now = Instant(offset: .zero)
+    var sleepers: [Int: Sleeper] = [:]
+    var lastKey = 0
+  }
+
+  private let state = Mutex(State())
+
+  var now: Instant { state.withLock { $0.now } }
+  var minimumResolution: Duration { .zero }
+
+  /// How many sleepers are waiting.
+  var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+  func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    let key = state.withLock {
+      $0.lastKey += 1
+      return $0.lastKey
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        let resumeNow: Bool = state.withLock {
+          if $0.now >= deadline { return true }
+          $0.sleepers[key] = Sleeper(deadline: deadline, continuation: continuation)
+          return false
+        }
+        if resumeNow { continuation.resume() }
+      }
+    } onCancel: {
+      let sleeper = state.withLock { $0.sleepers.removeValue(forKey: key) }
+      sleeper?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Moves time forward and wakes every sleeper whose deadline has come.
+  func advance(by duration: Duration) {
+    let due = state.withLock { state -> [Sleeper] in
+      state.now = state.now.advanced(by: duration)
+      let now = state.now
+      let due = state.sleepers.filter { $0.value.deadline <= now }
+      for key in due.keys { state.sleepers[key] = nil }
+      return Array(due.values)
+    }
+    for sleeper in due { sleeper.continuation.resume() }
+  }
+}
