@@ -1,0 +1,139 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The project's private PulseAudio (null sink) and speech-dispatcher, started
+/// through `Tests/Support/teststack`. It never touches the user's own speech.
+final class TestStack: Sendable {
+  /// The package root, found from this file's path.
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  static let script = packageRoot.appendingPathComponent("Tests/Support/teststack").path
+
+  /// The stack's directory.
+  let directory: String
+  /// What the stack wrote to its `env` file: SPEECHD_ADDRESS, PULSE_SERVER and more.
+  let environment: [String: String]
+
+  /// `SPEECHD_ADDRESS` of the private daemon.
+  var address: String { environment["SPEECHD_ADDRESS"] ?? "" }
+
+  /// The stack every integration suite shares; started once, stopped when the test process exits.
+  static let shared: Result<TestStack, StackError> = {
+    atexit { TestStack.stopAll() }
+    do {
+      return .success(try TestStack.start(name: "shared"))
+    } catch let error as StackError {
+      return .failure(error)
+    } catch {
+      return .failure(StackError("\(error)"))
+    }
+  }()
+
+  private static let started = Mutex<[String]>([])
+
+  /// Starts a stack in a fresh directory under the system's temporary directory.
+  static func start(name: String, brokenAudio: Bool = false) throws -> TestStack {
+    let directory = NSTemporaryDirectory() + "announce-tests-\(getpid())-\(name)"
+    var arguments = ["start", directory]
+    if brokenAudio { arguments.append("--broken-audio") }
+    let result = try Command.run(script, arguments)
+    guard result.status == 0 else {
+      throw StackError("teststack start failed: \(result.standardError)")
+    }
+    started.withLock { $0.append(directory) }
+    let text = try String(contentsOfFile: directory + "/env", encoding: .utf8)
+    var environment: [String: String] = [:]
+    for line in text.split(separator: "\n") {
+      guard let equals = line.firstIndex(of: "=") else { continue }
+      environment[String(line[..<equals])] = String(line[line.index(after: equals)...])
+    }
+    return TestStack(directory: directory, environment: environment)
+  }
+
+  private init(directory: String, environment: [String: String]) {
+    self.directory = directory
+    self.environment = environment
+  }
+
+  /// Kills the stack's processes.
+  func stop() {
+    _ = try? Command.run(Self.script, ["stop", directory])
+  }
+
+  /// Stops every stack this process started.
+  static func stopAll() {
+    for directory in started.withLock({ $0 }) {
+      _ = try? Command.run(script, ["stop", directory])
+      try? FileManager.default.removeItem(atPath: directory)
+    }
+  }
+
+  /// Starts recording the null sink's monitor.
+  func record() throws -> Recording {
+    try Recording(stack: self)
+  }
+
+  /// The environment for a client of this stack: ours, with its address and audio server.
+  func clientEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    for key in ["SPEECHD_ADDRESS", "PULSE_SERVER"] { environment[key] = self.environment[key] }
+    environment.merge(extra) { _, new in new }
+    return environment
+  }
+}
+
+struct StackError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// A recording of what the private PulseAudio played.
+final class Recording: Sendable {
+  let path: String
+  private let process: Running
+
+  fileprivate init(stack: TestStack) throws {
+    path = stack.directory + "/recording-\(UUID().uuidString).raw"
+    process = try Running(TestStack.script, ["record", stack.directory, path])
+    // parec needs a moment to connect; wait until it has created its file.
+    let deadline = Date().addingTimeInterval(5)
+    while !FileManager.default.fileExists(atPath: path), Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    Thread.sleep(forTimeInterval: 0.2)
+  }
+
+  /// Stops recording and returns how many seconds of it are speech:
+  /// 20 ms windows whose RMS is above 0.01 of full scale.
+  func stop() -> Double {
+    process.send(SIGTERM)
+    _ = process.wait(timeout: 5)
+    guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+    try? FileManager.default.removeItem(atPath: path)
+    return Self.speechSeconds(in: data)
+  }
+
+  static let sampleRate = 16_000
+
+  /// Seconds of 20 ms windows whose RMS is above 0.01, in raw s16le mono at 16 kHz.
+  static func speechSeconds(in data: Data) -> Double {
+    let window = sampleRate / 50
+    var loudWindows = 0
+    data.withUnsafeBytes { raw in
+      let samples = raw.bindMemory(to: Int16.self)
+      var start = 0
+      while start + window <= samples.count {
+        var sum = 0.0
+        for sample in samples[start..<start + window] {
+          let value = Double(Int16(littleEndian: sample)) / 32768
+          sum += value * value
+        }
+        if (sum / Double(window)).squareRoot() > 0.01 { loudWindows += 1 }
+        start += window
+      }
+    }
+    return Double(loudWindows) / 50
+  }
+}
