@@ -149,10 +149,16 @@ public final class Announcer: Sendable {
   }
 
   /// Stops the announcer and closes the backend. Pending announcements are not spoken.
-  public func close() async {
+  ///
+  /// Waits at most `bound` for the backend: a wedged speech-dispatcher may never answer.
+  public func close(waitingAtMost bound: Duration = .seconds(2)) async {
     inputs.finish()
-    for task in tasks.dropFirst() { await task.value }
-    await backend.close()
+    let tasks = self.tasks
+    let backend = self.backend
+    _ = await Deadline.wait(atMost: bound) {
+      await tasks[2].value
+      await backend.close()
+    }
     tasks[0].cancel()
     subscribers.finishAll()
   }

@@ -32,18 +32,26 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
   /// The one queue on which this process calls into libspeechd.
   private static let libspeechd = DispatchQueue(label: "announce.libspeechd")
 
+  /// How long connecting may take before speech-dispatcher counts as not answering.
+  public static let connectBound: Duration = .seconds(5)
+
   /// Connects to speech-dispatcher.
   ///
   /// - Parameters:
   ///   - address: an address in `SPEECHD_ADDRESS` syntax; `nil` uses `SPEECHD_ADDRESS`,
   ///     and without it the user's default socket, starting speech-dispatcher if it is not running.
   ///   - appName: the client name speech-dispatcher shows for this connection.
+  /// - Throws: ``SpeechdConnectError`` when the address is invalid, the daemon cannot be
+  ///   reached, or it does not answer within ``connectBound``.
   public static func connect(address: String? = nil, appName: String = "announce")
-    throws(SpeechdConnectError) -> SpeechdClient
+    async throws(SpeechdConnectError) -> SpeechdClient
   {
     let resolved = try SpeechdAddress.resolve(address)
-    let result: Result<SpeechdClient, SpeechdConnectError> = libspeechd.sync {
+    let result = await Deadline.run(within: connectBound, on: libspeechd) {
       Result { () throws(SpeechdConnectError) in try open(resolved, appName: appName) }
+    }
+    guard let result else {
+      throw .unreachable(resolved, detail: "it did not answer within 5 seconds")
     }
     return try result.get()
   }

@@ -73,7 +73,7 @@ struct Announce: AsyncParsableCommand {
     signal(SIGPIPE, SIG_IGN)
     let client: SpeechdClient
     do {
-      client = try SpeechdClient.connect(address: address, appName: appName)
+      client = try await SpeechdClient.connect(address: address, appName: appName)
     } catch {
       Terminal.error(error.description)
       throw ExitCode(ExitStatus.serviceUnavailable)

@@ -65,7 +65,7 @@ struct SpeakingTests {
   }
 
   @Test func anAnnouncementCutOffWithTimeoutZeroIsNotDelivered() async throws {
-    let interrupter = try Interrupter(stack: stack)
+    let interrupter = try await Interrupter(stack: stack)
     let running = try startAnnounce(["--verbose", "--timeout", "0", Self.long])
     #expect(running.waitForOutput(containing: "speaking"))
     let id = try await interrupter.say("Stop")
@@ -83,7 +83,7 @@ struct SpeakingTests {
     async throws
   {
     let (_, alone) = try speechSeconds(of: ["The build failed with three errors"])
-    let interrupter = try Interrupter(stack: stack)
+    let interrupter = try await Interrupter(stack: stack)
     let recording = try stack.record()
     let running = try startAnnounce([
       "--verbose", "--timeout", "15", "The build failed with three errors",
@@ -102,7 +102,7 @@ struct SpeakingTests {
   }
 
   @Test func anInterrupterThatTalksPastTheTimeoutMakesUsGiveUpNearTheDeadline() async throws {
-    let interrupter = try Interrupter(stack: stack)
+    let interrupter = try await Interrupter(stack: stack)
     let running = try startAnnounce(["--verbose", "--timeout", "2", "Saved"])
     #expect(running.waitForOutput(containing: "attempt 1"))
     // Interrupt at once and keep talking for much longer than 2 seconds.
@@ -118,7 +118,7 @@ struct SpeakingTests {
   @Test func notificationPriorityWaitsForQuietThenIsHeardWithoutDisturbingTheOther()
     async throws
   {
-    let interrupter = try Interrupter(stack: stack)
+    let interrupter = try await Interrupter(stack: stack)
     let id = try await interrupter.say("Another program is speaking right now, for a while")
     try await Task.sleep(for: .milliseconds(300))
     let result = try announce(["--verbose", "--priority", "notification", "--timeout", "15", "Saved"])

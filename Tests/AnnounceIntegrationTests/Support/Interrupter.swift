@@ -9,8 +9,8 @@ final class Interrupter: Sendable {
   private let received = Locked<[SpeechEvent]>([])
   private let collector: Task<Void, Never>
 
-  init(stack: TestStack) throws {
-    client = try SpeechdClient.connect(address: stack.address, appName: "interrupter")
+  init(stack: TestStack) async throws {
+    client = try await SpeechdClient.connect(address: stack.address, appName: "interrupter")
     let events = client.events
     let received = self.received
     collector = Task {

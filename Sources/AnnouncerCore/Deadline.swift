@@ -1,0 +1,60 @@
+import Dispatch
+import Synchronization
+
+/// Runs work that may never finish (a call into a wedged speech-dispatcher) and
+/// stops waiting for it after a bound.
+///
+/// speech-dispatcher 0.11.4 can stop answering entirely; libspeechd then blocks
+/// in `spd_open2` or `spd_say` for ever. This lets the caller give up and move on.
+enum Deadline {
+  /// Returns `work`'s result, or `nil` when it has not finished within `bound`.
+  static func run<T: Sendable>(
+    within bound: Duration, on queue: DispatchQueue, _ work: @escaping @Sendable () -> T
+  ) async -> T? {
+    let once = OnceBox<T?>()
+    return await withCheckedContinuation { continuation in
+      once.set(continuation)
+      queue.async { once.resume(with: work()) }
+      let nanoseconds = bound.components.seconds * 1_000_000_000 + bound.components.attoseconds / 1_000_000_000
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+        once.resume(with: nil)
+      }
+    }
+  }
+
+  /// Waits for `work`, at most `bound`; returns whether it finished.
+  static func wait(atMost bound: Duration, for work: @escaping @Sendable () async -> Void) async
+    -> Bool
+  {
+    let once = OnceBox<Bool>()
+    return await withCheckedContinuation { continuation in
+      once.set(continuation)
+      Task {
+        await work()
+        once.resume(with: true)
+      }
+      Task {
+        try? await Task.sleep(for: bound)
+        once.resume(with: false)
+      }
+    }
+  }
+}
+
+/// A continuation that is resumed by whichever of several racers comes first.
+private final class OnceBox<T: Sendable>: Sendable {
+  private let state = Mutex<(continuation: CheckedContinuation<T, Never>?, done: Bool)>((nil, false))
+
+  func set(_ continuation: CheckedContinuation<T, Never>) {
+    state.withLock { $0.continuation = continuation }
+  }
+
+  func resume(with value: T) {
+    let continuation = state.withLock { state -> CheckedContinuation<T, Never>? in
+      guard !state.done, let continuation = state.continuation else { return nil }
+      state.done = true
+      return continuation
+    }
+    continuation?.resume(returning: value)
+  }
+}
