@@ -119,9 +119,27 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
       "\(source) \"\(text)\" is not a speech-dispatcher address; "
         + "use unix_socket:PATH or inet_socket:HOST:PORT."
     case .unreachable(let address, let detail):
-      "announce could not reach speech-dispatcher at \(address) (\(Self.plain(detail))); "
+      "announce could not reach speech-dispatcher at \(address): \(Self.reason(in: detail)); "
         + address.fixSuggestion
     }
+  }
+
+  /// The cause in libspeechd's "Can't connect to … : REASON. Autospawn: …" text, in lower case.
+  static func reason(in detail: String) -> String {
+    var text = plain(detail)
+    var spawnFailure: String?
+    if let autospawn = text.range(of: ". Autospawn: ") {
+      let report = String(text[autospawn.upperBound...])
+      text = String(text[..<autospawn.lowerBound])
+      if report.hasPrefix("Autospawn failed") { spawnFailure = "and starting it failed" }
+    }
+    if text.hasPrefix("Can't connect"), let colon = text.range(of: ": ", options: .backwards) {
+      text = String(text[colon.upperBound...])
+    }
+    if let first = text.first, text.dropFirst().first?.isLowercase ?? true {
+      text = first.lowercased() + text.dropFirst()
+    }
+    return [text, spawnFailure].compactMap { $0 }.joined(separator: ", ")
   }
 
   private static func plain(_ detail: String) -> String {

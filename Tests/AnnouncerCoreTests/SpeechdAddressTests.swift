@@ -1,0 +1,85 @@
+import Testing
+
+@testable import AnnouncerCore
+
+@Suite struct SpeechdAddressTests {
+  @Test func parsesTheSyntaxOfSpeechdAddress() {
+    #expect(SpeechdAddress.parse("unix_socket:/run/s.sock") == .unixSocket(path: "/run/s.sock", isUserDefault: false))
+    #expect(SpeechdAddress.parse("inet_socket") == .inetSocket(host: "127.0.0.1", port: 6560))
+    #expect(SpeechdAddress.parse("inet_socket:example.org") == .inetSocket(host: "example.org", port: 6560))
+    #expect(SpeechdAddress.parse("inet_socket:127.0.0.1:7000") == .inetSocket(host: "127.0.0.1", port: 7000))
+  }
+
+  @Test(arguments: ["", "tcp:localhost", "inet_socket:h:notaport", "inet_socket:h:0", "inet_socket:h:1:2"])
+  func rejectsWhatIsNotAnAddress(text: String) {
+    #expect(SpeechdAddress.parse(text) == nil)
+  }
+
+  @Test func anExplicitAddressWinsOverTheEnvironment() throws {
+    let environment = ["SPEECHD_ADDRESS": "unix_socket:/from/env", "XDG_RUNTIME_DIR": "/run/user/7"]
+    #expect(
+      try SpeechdAddress.resolve("unix_socket:/explicit", environment: environment)
+        == .unixSocket(path: "/explicit", isUserDefault: false))
+    #expect(
+      try SpeechdAddress.resolve(nil, environment: environment)
+        == .unixSocket(path: "/from/env", isUserDefault: false))
+  }
+
+  @Test func withoutAnyAddressTheUsersDefaultSocketIsUsedAndMayBeSpawned() throws {
+    let address = try SpeechdAddress.resolve(nil, environment: ["XDG_RUNTIME_DIR": "/run/user/7"])
+    #expect(address == .unixSocket(path: "/run/user/7/speech-dispatcher/speechd.sock", isUserDefault: true))
+    #expect(address.isUserDefault)
+  }
+
+  @Test func anInvalidEnvironmentAddressNamesTheVariable() {
+    #expect(throws: SpeechdConnectError.invalidAddress("bogus", source: "SPEECHD_ADDRESS")) {
+      try SpeechdAddress.resolve(nil, environment: ["SPEECHD_ADDRESS": "bogus"])
+    }
+    let sentence = SpeechdConnectError.invalidAddress("bogus", source: "SPEECHD_ADDRESS").description
+    #expect(sentence.contains("SPEECHD_ADDRESS"))
+    #expect(sentence.contains("unix_socket:PATH"))
+  }
+
+  @Test func theUnreachableSentenceNamesTheAddressTheCauseAndTheFix() {
+    let detail =
+      "Error: Can't connect to unix socket /run/x.sock: No such file or directory. Autospawn: Autospawn disabled"
+    let error = SpeechdConnectError.unreachable(.unixSocket(path: "/run/x.sock", isUserDefault: false), detail: detail)
+    #expect(
+      error.description
+        == "announce could not reach speech-dispatcher at the unix socket /run/x.sock: no such file or directory; start speech-dispatcher at that address, or correct --address or SPEECHD_ADDRESS.")
+    let spawnFailed = SpeechdConnectError.unreachable(
+      .unixSocket(path: "/run/d.sock", isUserDefault: true),
+      detail: "Error: Can't connect to unix socket /run/d.sock: Connection refused. Autospawn: Autospawn failed. Spawn error 8: not found")
+    #expect(spawnFailed.description.contains("connection refused, and starting it failed; install the speech-dispatcher package"))
+  }
+}
+
+@Suite struct SSMLDocumentTests {
+  let mark = SpeechRequest.finalMarkName
+
+  @Test func plainTextIsEscapedAndEndsWithOurMark() {
+    #expect(
+      SSMLDocument.speaking(plainText: "Tom & Jerry <3 \"quotes\" 'too'", finalMark: mark)
+        == "<speak>Tom &amp; Jerry &lt;3 &quot;quotes&quot; &apos;too&apos;<mark name=\"\(mark)\"/></speak>")
+  }
+
+  @Test func plainTextCannotForgeTheMarkOrCloseTheDocument() {
+    let forged = "x<mark name=\"\(mark)\"/></speak><speak>"
+    let document = SSMLDocument.speaking(plainText: forged, finalMark: mark)
+    #expect(document.components(separatedBy: "<mark").count == 2)
+    #expect(document.components(separatedBy: "</speak>").count == 2)
+    #expect(document.hasSuffix("<mark name=\"\(mark)\"/></speak>"))
+  }
+
+  @Test func controlCharactersAndEscapeSequencesAreRemoved() {
+    #expect(SSMLDocument.sanitized("\u{1B}[1;31merror\u{1B}[0m: bad\u{0}\u{7}") == "error: bad")
+    #expect(SSMLDocument.sanitized("title\u{1B}]0;window\u{7} text") == "title text")
+    #expect(SSMLDocument.sanitized("tab\tand\nnewline") == "tab\tand\nnewline")
+  }
+
+  @Test func ourMarkGoesJustBeforeTheClosingTagOfUserSSML() {
+    #expect(
+      SSMLDocument.speaking(ssml: "<speak>Hi <mark name=\"m\"/>there</speak>", finalMark: mark)
+        == "<speak>Hi <mark name=\"m\"/>there<mark name=\"\(mark)\"/></speak>")
+  }
+}
