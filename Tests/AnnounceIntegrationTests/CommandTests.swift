@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// The command's contract that needs no speech: usage errors, the man page, an unreachable daemon.
+@Suite struct CommandTests {
+  func announce(_ arguments: [String], environment: [String: String] = [:]) throws -> Command.Result {
+    var merged = ProcessInfo.processInfo.environment
+    merged.merge(environment) { _, new in new }
+    return try Command.run(Command.announce, arguments, environment: merged)
+  }
+
+  @Test func everyOptionInHelpIsInTheManPage() throws {
+    let help = try announce(["--help"])
+    #expect(help.status == 0)
+    let manPage = try String(
+      contentsOf: TestStack.packageRoot.appendingPathComponent("man/announce.1"), encoding: .utf8)
+    let options = Set(
+      help.standardOutput.split(whereSeparator: { " ,\n".contains($0) })
+        .filter { $0.hasPrefix("--") && $0.count > 2 }
+        .map { String($0.prefix { $0 != "=" && $0 != "<" }) })
+    #expect(options.count >= 6, "found \(options) in --help")
+    for option in options {
+      let manSpelling = "Fl \\-" + option.dropFirst(2)
+      #expect(manPage.contains(manSpelling), "\(option) is in --help but not in man/announce.1")
+    }
+  }
+
+  @Test(arguments: [
+    (["--timeout", "abc", "x"], "--timeout"),
+    (["--timeout", "inf", "x"], "--timeout"),
+    (["--delay", "nan", "x"], "--delay"),
+    (["--priority", "loud", "x"], "--priority"),
+    (["--address", "tcp:nowhere", "x"], "--address"),
+    ([], "TEXT"),
+  ])
+  func usageErrorsExit64AndNameTheOption(arguments: [String], named: String) throws {
+    let result = try announce(arguments)
+    #expect(result.status == 64)
+    #expect(result.standardError.contains(named), "\(result.standardError)")
+  }
+
+  @Test func anUnreachableDaemonExits69QuicklyWithOneSentenceNamingTheAddress() throws {
+    let result = try announce(
+      ["Saved"], environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/announce.sock"])
+    #expect(result.status == 69)
+    #expect(result.seconds < 2)
+    let lines = result.standardError.split(separator: "\n")
+    #expect(lines.count == 1)
+    #expect(result.standardError.contains("/nonexistent/announce.sock"))
+    #expect(result.standardError.contains("start speech-dispatcher"))
+  }
+}
