@@ -28,6 +28,7 @@ struct AnnouncementQueue {
 
   private struct InFlight {
     let id: AnnouncementID
+    let text: String
     var machine: AnnouncementStateMachine
   }
 
@@ -53,7 +54,11 @@ struct AnnouncementQueue {
     -> [Action]
   {
     waiting.append((id, announcement))
-    var actions = [Action.report(AnnouncerEvent(announcement: id, attempt: 0, time: now, kind: .queued))]
+    var actions = [
+      Action.report(
+        AnnouncerEvent(
+          announcement: id, text: announcement.text, attempt: 0, time: now, kind: .queued))
+    ]
     actions += startNextIfIdle(now: now)
     return actions
   }
@@ -92,9 +97,12 @@ struct AnnouncementQueue {
     if let id = inFlight?.id {
       actions += routeToInFlight(for: id, now: now, startingNext: false) { $0.cancel(now: now) }
     }
-    while let (id, _) = waiting.popFirst() {
+    while let (id, announcement) = waiting.popFirst() {
       actions += [
-        .report(AnnouncerEvent(announcement: id, attempt: 0, time: now, kind: .gaveUp(.cancelled))),
+        .report(
+          AnnouncerEvent(
+            announcement: id, text: announcement.text, attempt: 0, time: now,
+            kind: .gaveUp(.cancelled))),
         .deliver(id, .gaveUp(.cancelled)),
       ]
     }
@@ -108,7 +116,7 @@ struct AnnouncementQueue {
     while inFlight == nil, let (id, announcement) = waiting.popFirst() {
       var machine = AnnouncementStateMachine(announcement, timing: timing)
       let steps = machine.start(now: now)
-      inFlight = InFlight(id: id, machine: machine)
+      inFlight = InFlight(id: id, text: announcement.text, machine: machine)
       actions += translate(steps, for: id, now: now)
     }
     return actions
@@ -131,8 +139,9 @@ struct AnnouncementQueue {
     _ steps: [AnnouncementStateMachine.Action], for id: AnnouncementID, now: Duration
   ) -> [Action] {
     let attempt = inFlight?.machine.attempts ?? 0
+    let text = inFlight?.text ?? ""
     func event(_ kind: AnnouncerEvent.Kind) -> Action {
-      .report(AnnouncerEvent(announcement: id, attempt: attempt, time: now, kind: kind))
+      .report(AnnouncerEvent(announcement: id, text: text, attempt: attempt, time: now, kind: kind))
     }
     return steps.flatMap { step -> [Action] in
       switch step {

@@ -143,9 +143,13 @@ public final class Announcer: Sendable {
 
   /// Gives up every announcement with reason `cancelled` and cancels our speech.
   ///
-  /// Returns once speech-dispatcher has been told to cancel.
-  public func cancelAll() async {
-    await withCheckedContinuation { inputs.yield(.cancelAll($0)) }
+  /// Returns once speech-dispatcher has been told to cancel, or after `bound`
+  /// when it does not answer.
+  public func cancelAll(waitingAtMost bound: Duration = .seconds(1)) async {
+    let inputs = self.inputs
+    _ = await Deadline.wait(atMost: bound) {
+      await withCheckedContinuation { inputs.yield(.cancelAll($0)) }
+    }
   }
 
   /// Stops the announcer and closes the backend. Pending announcements are not spoken.

@@ -36,6 +36,8 @@ public struct AnnouncerEvent: Sendable, Equatable {
 
   /// The announcement it happened to.
   public var announcement: AnnouncementID
+  /// That announcement's text.
+  public var text: String
   /// The attempt it belongs to; 0 before the first attempt.
   public var attempt: Int
   /// When it happened, since the announcer started.
@@ -44,8 +46,11 @@ public struct AnnouncerEvent: Sendable, Equatable {
   public var kind: Kind
 
   /// Creates an event.
-  public init(announcement: AnnouncementID, attempt: Int, time: Duration, kind: Kind) {
+  public init(
+    announcement: AnnouncementID, text: String, attempt: Int, time: Duration, kind: Kind
+  ) {
     self.announcement = announcement
+    self.text = text
     self.attempt = attempt
     self.time = time
     self.kind = kind

@@ -127,6 +127,41 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
     return try result.get()
   }
 
+  /// The output modules speech-dispatcher offers, such as `espeak-ng`.
+  public func outputModules() async -> [String] {
+    await onLibspeechd { client in
+      guard let connection = client.connection, let list = spd_list_modules(connection) else {
+        return []
+      }
+      defer { free_spd_modules(list) }
+      return Self.strings(in: list)
+    }
+  }
+
+  /// The synthesis voices of `module` (or the current one) for `language` (or all languages).
+  public func synthesisVoices(module: String?, language: String?) async -> [SynthesisVoice] {
+    await onLibspeechd { client in
+      guard let connection = client.connection else { return [] }
+      if let module { spd_set_output_module(connection, module) }
+      if let language { spd_set_language(connection, language) }
+      guard let list = spd_list_synthesis_voices(connection) else { return [] }
+      defer { free_spd_voices(list) }
+      var voices: [SynthesisVoice] = []
+      var index = 0
+      while let voice = list[index] {
+        voices.append(
+          SynthesisVoice(
+            name: voice.pointee.name.map { String(cString: $0) } ?? "",
+            language: voice.pointee.language.map { String(cString: $0) } ?? "",
+            variant: voice.pointee.variant.map { String(cString: $0) } ?? ""))
+        index += 1
+      }
+      return voices.filter { voice in
+        language.map { voice.language == $0 || voice.language.hasPrefix($0 + "-") } ?? true
+      }
+    }
+  }
+
   /// Cancels every message of this connection that is speaking or waiting.
   public func cancelAll() async {
     await onLibspeechd { client in
@@ -165,12 +200,29 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
         ? SSMLDocument.speaking(ssml: request.text, finalMark: SpeechRequest.finalMarkName)
         : SSMLDocument.speaking(plainText: request.text, finalMark: SpeechRequest.finalMarkName)
     }
-    let id = spd_say(connection, request.priority.cValue, document)
-    guard id > 0 else {
-      return .failure(
-        SpeechBackendError("speech-dispatcher at \(address) did not accept the message."))
+    if let icon = request.soundIcon, request.purpose == .announcement {
+      // At `message` priority the icon is not cancelled by the `text` that follows it:
+      // the text waits until the icon has played.
+      let iconPriority: SpeechPriority =
+        request.priority == .important ? .important : .message
+      spd_sound_icon(connection, iconPriority.cValue, icon)
     }
-    return .success(Int(id))
+    let id = spd_say(connection, request.priority.cValue, document)
+    return id > 0 ? .success(Int(id)) : .failure(notAccepted)
+  }
+
+  private var notAccepted: SpeechBackendError {
+    SpeechBackendError("speech-dispatcher at \(address) did not accept the message.")
+  }
+
+  private static func strings(in list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [String] {
+    var result: [String] = []
+    var index = 0
+    while let item = list[index] {
+      result.append(String(cString: item))
+      index += 1
+    }
+    return result
   }
 
   private func applyVoice(_ voice: VoiceOptions, on connection: UnsafeMutablePointer<SPDConnection>)
@@ -208,6 +260,16 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
       Self.libspeechd.async { continuation.resume(returning: body(self)) }
     }
   }
+}
+
+/// A voice speech-dispatcher can speak with.
+public struct SynthesisVoice: Sendable, Equatable {
+  /// The name to pass to `--voice`.
+  public var name: String
+  /// Its language tag.
+  public var language: String
+  /// Its variant, or `none`.
+  public var variant: String
 }
 
 /// Routes libspeechd's callbacks, which carry no context, to the client they belong to.

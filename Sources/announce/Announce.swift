@@ -10,107 +10,109 @@ struct Announce: AsyncParsableCommand {
     commandName: "announce",
     abstract: "Speak announcements through speech-dispatcher and report whether they were heard.",
     discussion: """
-      Each TEXT is one announcement, spoken in order. An announcement that other speech \
-      interrupts is tried again, once the channel is quiet, until its timeout runs out. \
-      The exit status is 0 only when every announcement was heard to the end.
+      Each TEXT is one announcement, spoken in order. With no TEXT, or TEXT "-", every \
+      non-blank line of standard input is one announcement, spoken as it arrives. An \
+      announcement that other speech interrupts is tried again, once the channel is quiet, \
+      until its timeout runs out. The exit status is 0 only when every announcement was \
+      heard to the end.
       """,
-    version: "0.1.0"
+    version: "0.2.0"
   )
 
-  @Option(
-    name: [.short, .long],
-    help: ArgumentHelp(
-      "Retry window in seconds, counted from the first attempt; 0 means no retry.",
-      valueName: "seconds"))
-  var timeout: Double = 3
+  @OptionGroup(title: "Announcer") var announcer: AnnouncerOptions
+  @OptionGroup(title: "Voice") var voice: VoiceArguments
+  @OptionGroup(title: "Connection and output") var output: OutputOptions
 
-  @Option(
-    name: [.customShort("P"), .long],
-    help: ArgumentHelp(
-      "speech-dispatcher priority: \(SpeechPriority.allValueStrings.joined(separator: ", ")).",
-      valueName: "priority"))
-  var priority: SpeechPriority = .text
-
-  @Option(
-    help: ArgumentHelp("Seconds to wait before the first attempt.", valueName: "seconds"))
-  var delay: Double = 0
-
-  @Option(
-    help: ArgumentHelp(
-      "speech-dispatcher address, as in SPEECHD_ADDRESS: unix_socket:PATH or inet_socket:HOST:PORT.",
-      valueName: "address"))
-  var address: String?
-
-  @Option(
-    name: [.customShort("N"), .long],
-    help: ArgumentHelp("Client name shown by speech-dispatcher.", valueName: "name"))
-  var appName = "announce"
-
-  @Flag(name: .shortAndLong, help: "Print one plain line per event on standard error.")
-  var verbose = false
-
-  @Argument(help: "The announcements, one per argument.")
+  @Argument(help: "The announcements, one per argument; none or \"-\" reads standard input.")
   var texts: [String] = []
 
-  func validate() throws {
-    guard timeout.isFinite, timeout >= 0 else {
-      throw ValidationError("--timeout must be a number of seconds, 0 or more, such as 3 or 0.5.")
-    }
-    guard delay.isFinite, delay >= 0 else {
-      throw ValidationError("--delay must be a number of seconds, 0 or more, such as 1 or 0.5.")
-    }
-    guard !texts.isEmpty else {
-      throw ValidationError("Give at least one TEXT to announce, such as: announce \"Saved\".")
-    }
-    if let address, SpeechdAddress.parse(address) == nil {
-      throw ValidationError(
-        "--address \"\(address)\" is not a speech-dispatcher address; "
-          + "use unix_socket:PATH or inet_socket:HOST:PORT.")
+  /// Whether the announcements come from standard input.
+  var readsStandardInput: Bool { texts.isEmpty || texts == ["-"] }
+
+  mutating func validate() throws {
+    let environment = ProcessInfo.processInfo.environment
+    try announcer.resolve(environment: environment)
+    try voice.resolve(environment: environment)
+    try output.validate()
+    if output.input == .json && !readsStandardInput {
+      throw ValidationError("--input json reads standard input; give no TEXT, or \"-\".")
     }
   }
 
   func run() async throws {
     signal(SIGPIPE, SIG_IGN)
-    let client: SpeechdClient
-    do {
-      client = try await SpeechdClient.connect(address: address, appName: appName)
-    } catch {
-      Terminal.error(error.description)
-      throw ExitCode(ExitStatus.serviceUnavailable)
+    let terminal = Terminal(quiet: output.quiet)
+    if output.listModules || output.listVoices {
+      try await listDiscovery(terminal: terminal)
+      return
     }
-    let announcer = Announcer(backend: client)
+    if announcer.ssml && !readsStandardInput {
+      for text in texts {
+        if let problem = SSMLValidator.problem(in: text) {
+          terminal.error("Bad input: \(problem.capitalizedFirst); fix the SSML or leave out --ssml.")
+          throw ExitCode(ExitStatus.badInput)
+        }
+      }
+    }
+    let client = try await connect(terminal: terminal)
+    let session = AnnounceSession(
+      announcer: Announcer(backend: client), defaults: announcement(text: ""), output: output,
+      terminal: terminal)
     let signals = SignalTrap { signalNumber in
-      await announcer.cancelAll()
-      await client.close()
+      await session.cancelAll()
       return ExitStatus.interrupted(by: signalNumber)
     }
     defer { signals.disarm() }
 
-    let report = RunReport()
-    let events = announcer.events()
-    let texts = texts
-    let announcements = texts.map {
-      Announcement(
-        $0, priority: priority, retryTimeout: .seconds(timeout), delay: .seconds(delay))
-    }
-    let collector = Task { [verbose] in
-      for await event in events {
-        report.record(event)
-        if verbose { Terminal.error(EventDescription.line(for: event, texts: texts)) }
+    let lines: AsyncStream<InputLines.Line> =
+      readsStandardInput
+      ? InputLines.standardInput()
+      : AsyncStream { continuation in
+        for (index, text) in texts.enumerated() {
+          continuation.yield(InputLines.Line(number: index + 1, text: text))
+        }
+        continuation.finish()
       }
-    }
-    for announcement in announcements { announcer.enqueue(announcement) }
-    await announcer.waitUntilIdle()
-    await announcer.close()
-    await collector.value
+    let summary = await session.run(lines, format: output.input, ssml: announcer.ssml)
+    let status = ExitStatus.forSummary(summary)
+    if status != ExitStatus.success { throw ExitCode(status) }
+  }
 
-    for failure in report.failures {
-      let text = texts[failure.id.rawValue - 1]
-      Terminal.error("Not delivered: \"\(text)\": \(failure.reason.explanation).")
+  private func connect(terminal: Terminal) async throws -> SpeechdClient {
+    do {
+      return try await SpeechdClient.connect(address: output.address, appName: output.appName)
+    } catch {
+      terminal.error(error.description)
+      throw ExitCode(ExitStatus.serviceUnavailable)
     }
-    let status = ExitStatus.forReasons(report.failures.map(\.reason))
-    if status != 0 { throw ExitCode(status) }
+  }
+
+  private func listDiscovery(terminal: Terminal) async throws {
+    let client = try await connect(terminal: terminal)
+    if output.listModules {
+      for module in await client.outputModules() { print(module) }
+    }
+    if output.listVoices {
+      let voices = await client.synthesisVoices(
+        module: voice.outputModule, language: voice.language)
+      for voice in voices { print("\(voice.name)\t\(voice.language)\t\(voice.variant)") }
+    }
+    await client.close()
+  }
+
+  /// The announcement every input becomes, before per-line JSON options.
+  func announcement(text: String) -> Announcement {
+    Announcement(
+      text, isSSML: announcer.ssml, priority: announcer.resolvedPriority,
+      retryTimeout: .seconds(announcer.resolvedTimeout), delay: .seconds(announcer.delay ?? 0),
+      voice: voice.options, soundIcon: announcer.soundIcon)
   }
 }
 
-extension SpeechPriority: ExpressibleByArgument {}
+extension String {
+  /// The string with its first letter in upper case, for the start of a sentence.
+  var capitalizedFirst: String {
+    guard let first else { return self }
+    return first.uppercased() + dropFirst()
+  }
+}

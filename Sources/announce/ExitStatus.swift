@@ -7,11 +7,21 @@ enum ExitStatus {
   static let success: Int32 = 0
   /// Some announcement was not delivered.
   static let notDelivered: Int32 = 1
+  /// The input data was bad, such as invalid SSML (EX_DATAERR).
+  static let badInput: Int32 = 65
   /// The speech service or the audio output is unavailable (EX_UNAVAILABLE).
   static let serviceUnavailable: Int32 = 69
 
   /// 128 plus the signal number, as shells report it: 130 for SIGINT, 143 for SIGTERM.
   static func interrupted(by signalNumber: Int32) -> Int32 { 128 + signalNumber }
+
+  /// The status for a whole run: service trouble first, then bad input, then undelivered.
+  static func forSummary(_ summary: RunSummary) -> Int32 {
+    let status = forReasons(summary.failures)
+    if status == serviceUnavailable { return status }
+    if summary.rejectedLines > 0 { return badInput }
+    return status
+  }
 
   /// The status for a run whose undelivered announcements gave up for `reasons`.
   static func forReasons(_ reasons: [GiveUpReason]) -> Int32 {

@@ -1,20 +1,34 @@
 import AnnouncerCore
 import Foundation
 
-/// Writes plain lines for people.
-enum Terminal {
-  /// Writes one line to standard error.
-  static func error(_ line: String) {
+/// Writes plain lines for people on standard error, and machine lines on standard output.
+struct Terminal: Sendable {
+  /// When true, nothing goes to standard error.
+  var quiet: Bool
+
+  /// Writes one line to standard error, unless quiet.
+  func error(_ line: String) {
+    guard !quiet else { return }
     FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+
+  /// Writes one line to standard output. A closed pipe is ignored (SIGPIPE is ignored too).
+  func standardOutput(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+        if written <= 0 { return }
+        offset += written
+      }
+    }
   }
 }
 
 /// Plain one-line descriptions of events, for `--verbose`.
 enum EventDescription {
-  static func line(for event: AnnouncerEvent, texts: [String]) -> String {
-    let seconds = String(format: "%.2f", event.time.seconds)
-    let index = event.announcement.rawValue - 1
-    let text = texts.indices.contains(index) ? texts[index] : "announcement \(event.announcement)"
+  static func line(for event: AnnouncerEvent) -> String {
     let what: String
     switch event.kind {
     case .queued: what = "queued"
@@ -26,7 +40,7 @@ enum EventDescription {
     case .spoken(let duration): what = "spoken after \(String(format: "%.2f", duration.seconds)) seconds"
     case .gaveUp(let reason): what = "gave up: \(reason.explanation)"
     }
-    return "\(seconds) s: \"\(text)\": \(what)"
+    return "\(String(format: "%.2f", event.time.seconds)) s: \"\(event.text)\": \(what)"
   }
 }
 

@@ -1,0 +1,100 @@
+import AnnouncerCore
+import Foundation
+
+/// What one run of the command amounted to.
+struct RunSummary {
+  /// Reasons of the announcements that were not delivered.
+  var failures: [GiveUpReason] = []
+  /// How many input lines were rejected.
+  var rejectedLines = 0
+}
+
+/// Feeds input lines to an ``Announcer`` and reports its events as the user asked.
+///
+/// This is the glue between the command's options and the library: it does no
+/// speech decisions of its own.
+final class AnnounceSession: Sendable {
+  private let announcer: Announcer
+  private let defaults: Announcement
+  private let output: OutputOptions
+  private let terminal: Terminal
+  private let clock = ContinuousClock()
+  private let started: ContinuousClock.Instant
+
+  init(announcer: Announcer, defaults: Announcement, output: OutputOptions, terminal: Terminal) {
+    self.announcer = announcer
+    self.defaults = defaults
+    self.output = output
+    self.terminal = terminal
+    started = clock.now
+  }
+
+  /// Announces every line, waits until each has its outcome, and sums up.
+  func run(_ lines: AsyncStream<InputLines.Line>, format: OutputOptions.InputFormat, ssml: Bool)
+    async -> RunSummary
+  {
+    let events = announcer.events()
+    let output = self.output
+    let terminal = self.terminal
+    let reporter = Task {
+      var failures: [GiveUpReason] = []
+      for await event in events {
+        if output.json { terminal.standardOutput(EventJSON.line(for: event)) }
+        if output.verbose { terminal.error(EventDescription.line(for: event)) }
+        if case .gaveUp(let reason) = event.kind {
+          failures.append(reason)
+          terminal.error("Not delivered: \"\(event.text)\": \(reason.explanation).")
+        }
+      }
+      return failures
+    }
+    var rejected = 0
+    for await line in lines {
+      switch announcement(for: line, format: format, ssml: ssml) {
+      case .success(let announcement):
+        announcer.enqueue(announcement)
+      case .failure(let error):
+        rejected += 1
+        reject(line, because: error.description)
+      }
+    }
+    await announcer.waitUntilIdle()
+    await announcer.close()
+    return RunSummary(failures: await reporter.value, rejectedLines: rejected)
+  }
+
+  /// Gives up everything and cancels our speech; for signals.
+  func cancelAll() async {
+    await announcer.cancelAll()
+  }
+
+  private func announcement(
+    for line: InputLines.Line, format: OutputOptions.InputFormat, ssml: Bool
+  ) -> Result<Announcement, LineError> {
+    var announcement = defaults
+    switch format {
+    case .lines:
+      announcement.text = line.text
+    case .json:
+      do {
+        announcement = try AnnouncementLine.decode(line.text).announcement(defaults: defaults)
+      } catch {
+        return .failure(error)
+      }
+    }
+    if announcement.isSSML, let problem = SSMLValidator.problem(in: announcement.text) {
+      return .failure(LineError(problem))
+    }
+    return .success(announcement)
+  }
+
+  private func reject(_ line: InputLines.Line, because reason: String) {
+    if output.json {
+      terminal.standardOutput(
+        EventJSON.rejected(
+          lineNumber: line.number, input: line.text, reason: reason,
+          time: started.duration(to: clock.now)))
+    }
+    terminal.error("Skipped input line \(line.number): \(reason).")
+  }
+}

@@ -1,0 +1,189 @@
+import AnnouncerCore
+import ArgumentParser
+import Foundation
+
+/// How hard and when each announcement is tried.
+struct AnnouncerOptions: ParsableArguments {
+  @Option(
+    name: [.short, .long], parsing: .unconditional,
+    help: ArgumentHelp(
+      "Retry window in seconds, counted from the first attempt; 0 means no retry (default: 3, or ANNOUNCE_TIMEOUT).",
+      valueName: "seconds"))
+  var timeout: Double?
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Seconds to wait before the first attempt (default: 0).", valueName: "seconds"))
+  var delay: Double?
+
+  @Option(
+    name: [.customShort("P"), .long],
+    help: ArgumentHelp(
+      "Priority: \(SpeechPriority.allCases.map(\.rawValue).joined(separator: ", ")) (default: text, or ANNOUNCE_PRIORITY).",
+      valueName: "priority"))
+  var priority: SpeechPriority?
+
+  @Option(
+    name: [.customShort("I"), .long],
+    help: ArgumentHelp(
+      "Play this sound icon before each announcement, such as \"message\" from the sound-icons package.",
+      valueName: "name"))
+  var soundIcon: String?
+
+  @Flag(
+    name: [.customShort("x"), .long],
+    help: "TEXT is SSML; it must be well-formed XML with a <speak> root.")
+  var ssml = false
+
+  /// The timeout after the environment is consulted.
+  private(set) var resolvedTimeout: Double = 3
+  /// The priority after the environment is consulted.
+  private(set) var resolvedPriority: SpeechPriority = .text
+
+  mutating func resolve(environment: [String: String]) throws {
+    if let timeout {
+      guard timeout.isFinite, timeout >= 0 else {
+        throw ValidationError("--timeout must be a number of seconds, 0 or more, such as 3 or 0.5.")
+      }
+      resolvedTimeout = timeout
+    } else if let text = environment["ANNOUNCE_TIMEOUT"], !text.isEmpty {
+      guard let value = Double(text), value.isFinite, value >= 0 else {
+        throw ValidationError(
+          "ANNOUNCE_TIMEOUT=\(text) is not a number of seconds; set it to 0 or more, such as 3, or unset it.")
+      }
+      resolvedTimeout = value
+    }
+    if let delay, !(delay.isFinite && delay >= 0) {
+      throw ValidationError("--delay must be a number of seconds, 0 or more, such as 1 or 0.5.")
+    }
+    if let priority {
+      resolvedPriority = priority
+    } else if let text = environment["ANNOUNCE_PRIORITY"], !text.isEmpty {
+      guard let value = SpeechPriority(rawValue: text) else {
+        throw ValidationError(
+          "ANNOUNCE_PRIORITY=\(text) is not a priority; use one of \(SpeechPriority.allValueStrings.joined(separator: ", ")), or unset it.")
+      }
+      resolvedPriority = value
+    }
+    if let soundIcon, soundIcon.isEmpty || soundIcon.contains(where: \.isNewline) {
+      throw ValidationError("--sound-icon needs the name of a sound icon, such as message.")
+    }
+  }
+}
+
+/// How the voice sounds: the options spd-say has.
+struct VoiceArguments: ParsableArguments {
+  @Option(name: [.customShort("r"), .long], parsing: .unconditional, help: ArgumentHelp("Speaking rate, -100 to 100 (default: ANNOUNCE_RATE).", valueName: "rate"))
+  var rate: Int?
+
+  @Option(name: [.customShort("p"), .long], parsing: .unconditional, help: ArgumentHelp("Pitch, -100 to 100.", valueName: "pitch"))
+  var pitch: Int?
+
+  @Option(name: [.customShort("R"), .long], parsing: .unconditional, help: ArgumentHelp("Pitch range, -100 to 100.", valueName: "range"))
+  var pitchRange: Int?
+
+  @Option(name: [.customShort("i"), .long], parsing: .unconditional, help: ArgumentHelp("Volume, -100 to 100.", valueName: "volume"))
+  var volume: Int?
+
+  @Option(name: [.customShort("l"), .long], help: ArgumentHelp("Language, such as en or de (default: ANNOUNCE_LANGUAGE).", valueName: "language"))
+  var language: String?
+
+  @Option(name: [.customShort("y"), .long], help: ArgumentHelp("Synthesis voice, as listed by --list-voices (default: ANNOUNCE_VOICE).", valueName: "voice"))
+  var voice: String?
+
+  @Option(help: ArgumentHelp("Voice type: \(VoiceOptions.VoiceType.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "type"))
+  var voiceType: VoiceOptions.VoiceType?
+
+  @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Output module, such as espeak-ng (default: ANNOUNCE_MODULE).", valueName: "module"))
+  var outputModule: String?
+
+  @Option(name: [.customShort("m"), .long], help: ArgumentHelp("Punctuation spoken: none, some, most, all.", valueName: "level"))
+  var punctuation: VoiceOptions.Punctuation?
+
+  @Flag(name: [.customShort("s"), .long], help: "Spell the text letter by letter.")
+  var spell = false
+
+  mutating func resolve(environment: [String: String]) throws {
+    for (name, value) in [("--rate", rate), ("--pitch", pitch), ("--pitch-range", pitchRange), ("--volume", volume)] {
+      if let value, !(-100...100).contains(value) {
+        throw ValidationError("\(name) must be a whole number from -100 to 100, not \(value).")
+      }
+    }
+    if rate == nil, let text = environment["ANNOUNCE_RATE"], !text.isEmpty {
+      guard let value = Int(text), (-100...100).contains(value) else {
+        throw ValidationError(
+          "ANNOUNCE_RATE=\(text) is not a rate; set it to a whole number from -100 to 100, or unset it.")
+      }
+      rate = value
+    }
+    voice = voice ?? nonEmpty(environment["ANNOUNCE_VOICE"])
+    language = language ?? nonEmpty(environment["ANNOUNCE_LANGUAGE"])
+    outputModule = outputModule ?? nonEmpty(environment["ANNOUNCE_MODULE"])
+    for (name, value) in [("--language", language), ("--voice", voice), ("--output-module", outputModule)] {
+      if let value, value.isEmpty || value.contains(where: { $0.isWhitespace }) {
+        throw ValidationError("\(name) must be a single word, such as en or espeak-ng.")
+      }
+    }
+  }
+
+  var options: VoiceOptions {
+    VoiceOptions(
+      rate: rate, pitch: pitch, pitchRange: pitchRange, volume: volume, language: language,
+      voiceName: voice, voiceType: voiceType, outputModule: outputModule,
+      punctuation: punctuation, spell: spell)
+  }
+
+  private func nonEmpty(_ text: String?) -> String? {
+    guard let text, !text.isEmpty else { return nil }
+    return text
+  }
+}
+
+/// Where to connect and what to print.
+struct OutputOptions: ParsableArguments {
+  /// How standard input is read.
+  enum InputFormat: String, ExpressibleByArgument, CaseIterable {
+    case lines, json
+  }
+
+  @Option(help: ArgumentHelp("speech-dispatcher address, as in SPEECHD_ADDRESS: unix_socket:PATH or inet_socket:HOST:PORT.", valueName: "address"))
+  var address: String?
+
+  @Option(name: [.customShort("N"), .long], help: ArgumentHelp("Client name shown by speech-dispatcher (default: announce).", valueName: "name"))
+  var appName = "announce"
+
+  @Option(help: ArgumentHelp("How standard input is read: lines (one announcement per line) or json (one JSON object per line).", valueName: "format"))
+  var input: InputFormat = .lines
+
+  @Flag(name: .shortAndLong, help: "Print one plain line per event on standard error.")
+  var verbose = false
+
+  @Flag(help: "Print every event as a JSON object, one per line, on standard output.")
+  var json = false
+
+  @Flag(name: .shortAndLong, help: "Print nothing on standard error except usage errors.")
+  var quiet = false
+
+  @Flag(help: "List speech-dispatcher's output modules and exit.")
+  var listModules = false
+
+  @Flag(help: "List the synthesis voices of the chosen module and language, and exit.")
+  var listVoices = false
+
+  func validate() throws {
+    if let address, SpeechdAddress.parse(address) == nil {
+      throw ValidationError(
+        "--address \"\(address)\" is not a speech-dispatcher address; use unix_socket:PATH or inet_socket:HOST:PORT.")
+    }
+    if verbose && quiet {
+      throw ValidationError("--verbose and --quiet contradict each other; choose one.")
+    }
+    if appName.isEmpty || appName.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == ":" }) {
+      throw ValidationError("--app-name must be one word without quotes or colons, such as announce.")
+    }
+  }
+}
+
+extension SpeechPriority: ExpressibleByArgument {}
+extension VoiceOptions.VoiceType: ExpressibleByArgument {}
+extension VoiceOptions.Punctuation: ExpressibleByArgument {}
