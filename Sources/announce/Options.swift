@@ -19,7 +19,7 @@ struct AnnouncerOptions: ParsableArguments {
   @Option(
     name: [.customShort("P"), .long],
     help: ArgumentHelp(
-      "Priority: \(SpeechPriority.allCases.map(\.rawValue).joined(separator: ", ")) (default: text, or ANNOUNCE_PRIORITY).",
+      "speech-dispatcher priority of every attempt (default: text, or ANNOUNCE_PRIORITY).",
       valueName: "priority"))
   var priority: SpeechPriority?
 
@@ -91,13 +91,13 @@ struct VoiceArguments: ParsableArguments {
   @Option(name: [.customShort("y"), .long], help: ArgumentHelp("Synthesis voice, as listed by --list-voices (default: ANNOUNCE_VOICE).", valueName: "voice"))
   var voice: String?
 
-  @Option(help: ArgumentHelp("Voice type: \(VoiceOptions.VoiceType.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "type"))
+  @Option(help: ArgumentHelp("Symbolic voice type.", valueName: "type"))
   var voiceType: VoiceOptions.VoiceType?
 
   @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Output module, such as espeak-ng (default: ANNOUNCE_MODULE).", valueName: "module"))
   var outputModule: String?
 
-  @Option(name: [.customShort("m"), .long], help: ArgumentHelp("Punctuation spoken: none, some, most, all.", valueName: "level"))
+  @Option(name: [.customShort("m"), .long], help: ArgumentHelp("How much punctuation is spoken.", valueName: "level"))
   var punctuation: VoiceOptions.Punctuation?
 
   @Flag(name: [.customShort("s"), .long], help: "Spell the text letter by letter.")
@@ -149,10 +149,10 @@ struct OutputOptions: ParsableArguments {
   @Option(help: ArgumentHelp("speech-dispatcher address, as in SPEECHD_ADDRESS: unix_socket:PATH or inet_socket:HOST:PORT.", valueName: "address"))
   var address: String?
 
-  @Option(name: [.customShort("N"), .long], help: ArgumentHelp("Client name shown by speech-dispatcher (default: announce).", valueName: "name"))
+  @Option(name: [.customShort("N"), .long], help: ArgumentHelp("Client name shown by speech-dispatcher.", valueName: "name"))
   var appName = "announce"
 
-  @Option(help: ArgumentHelp("How standard input is read: lines (one announcement per line) or json (one JSON object per line).", valueName: "format"))
+  @Option(help: ArgumentHelp("How standard input is read: one announcement per line, or one JSON object per line.", valueName: "format"))
   var input: InputFormat = .lines
 
   @Flag(name: .shortAndLong, help: "Print one plain line per event on standard error.")
