@@ -31,7 +31,6 @@ import Testing
     (["--delay", "nan", "x"], "--delay"),
     (["--priority", "loud", "x"], "--priority"),
     (["--address", "tcp:nowhere", "x"], "--address"),
-    ([], "TEXT"),
   ])
   func usageErrorsExit64AndNameTheOption(arguments: [String], named: String) throws {
     let result = try announce(arguments)
@@ -48,5 +47,30 @@ import Testing
     #expect(lines.count == 1)
     #expect(result.standardError.contains("/nonexistent/announce.sock"))
     #expect(result.standardError.contains("start speech-dispatcher"))
+  }
+}
+
+extension CommandTests {
+  @Test(arguments: ["<speak>Hi <b>", "plain text", "<voice>x</voice>"])
+  func invalidSSMLExits65BeforeSpeaking(document: String) throws {
+    let result = try announce(["--ssml", document], environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/x.sock"])
+    #expect(result.status == 65)
+    #expect(result.standardError.hasPrefix("Bad input: The SSML"))
+    #expect(result.standardError.split(separator: "\n").count == 1)
+  }
+
+  @Test(arguments: [
+    ("ANNOUNCE_TIMEOUT", "soon"), ("ANNOUNCE_PRIORITY", "loud"), ("ANNOUNCE_RATE", "300"),
+  ])
+  func invalidEnvironmentDefaultsAreUsageErrorsNamingTheVariable(name: String, value: String) throws {
+    let result = try announce(["Saved"], environment: [name: value])
+    #expect(result.status == 64)
+    #expect(result.standardError.contains("\(name)=\(value)"))
+  }
+
+  @Test func quietPrintsNothingOnStandardError() throws {
+    let result = try announce(["--quiet", "Saved"], environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/x.sock"])
+    #expect(result.status == 69)
+    #expect(result.standardError.isEmpty)
   }
 }

@@ -90,8 +90,10 @@ struct StackError: Error, CustomStringConvertible {
 }
 
 /// A recording of what the private PulseAudio played.
-final class Recording: Sendable {
+final class Recording: @unchecked Sendable {
   let path: String
+  /// When the recording began, near enough: parec is connected and writing.
+  private(set) var startedAt = Date()
   private let process: Running
 
   fileprivate init(stack: TestStack) throws {
@@ -103,16 +105,29 @@ final class Recording: Sendable {
       Thread.sleep(forTimeInterval: 0.02)
     }
     Thread.sleep(forTimeInterval: 0.2)
+    startedAt = Date()
   }
 
   /// Stops recording and returns how many seconds of it are speech:
   /// 20 ms windows whose RMS is above 0.01 of full scale.
   func stop() -> Double {
+    Self.speechSeconds(in: stopKeepingData())
+  }
+
+  /// Stops recording and returns the raw samples.
+  func stopKeepingData() -> Data {
     process.send(SIGTERM)
     _ = process.wait(timeout: 5)
-    guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+    let data = FileManager.default.contents(atPath: path) ?? Data()
     try? FileManager.default.removeItem(atPath: path)
-    return Self.speechSeconds(in: data)
+    return data
+  }
+
+  /// The part of `data` recorded after `moment`.
+  func samples(in data: Data, after moment: Date) -> Data {
+    let offset = max(0, moment.timeIntervalSince(startedAt))
+    let byteOffset = min(data.count, Int(offset * Double(Self.sampleRate)) * 2)
+    return data.subdata(in: byteOffset..<data.count)
   }
 
   static let sampleRate = 16_000

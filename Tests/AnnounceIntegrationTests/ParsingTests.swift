@@ -1,0 +1,105 @@
+import AnnouncerCore
+import ArgumentParser
+import Testing
+
+@testable import announce
+
+/// The command's parsing and validation, in process.
+@Suite struct ParsingTests {
+  @Test func defaultsMatchTheDocumentation() throws {
+    let command = try Announce.parse(["Saved"])
+    let announcement = command.announcement(text: "Saved")
+    #expect(announcement.retryTimeout == .seconds(3))
+    #expect(announcement.priority == .text)
+    #expect(announcement.delay == .zero)
+    #expect(announcement.voice == VoiceOptions())
+    #expect(announcement.soundIcon == nil)
+    #expect(!announcement.isSSML)
+    #expect(command.output.appName == "announce")
+    #expect(command.output.input == .lines)
+    #expect(!command.readsStandardInput)
+  }
+
+  @Test(arguments: [[], ["-"]])
+  func noTextOrADashReadsStandardInput(arguments: [String]) throws {
+    #expect(try Announce.parse(arguments).readsStandardInput)
+  }
+
+  @Test func everyOptionIsParsed() throws {
+    let command = try Announce.parse([
+      "-t", "2.5", "--delay", "1", "-P", "message", "-I", "prompt", "-x",
+      "-r", "-50", "-p", "10", "-R", "20", "-i", "-30", "-l", "de", "-y", "Anna",
+      "--voice-type", "child_female", "-o", "espeak-ng", "-m", "all", "-s",
+      "--address", "unix_socket:/tmp/s.sock", "-N", "builder", "--json", "-v",
+      "<speak>Hi</speak>",
+    ])
+    let announcement = command.announcement(text: "x")
+    #expect(announcement.retryTimeout == .milliseconds(2500))
+    #expect(announcement.delay == .seconds(1))
+    #expect(announcement.priority == .message)
+    #expect(announcement.soundIcon == "prompt")
+    #expect(announcement.isSSML)
+    #expect(
+      announcement.voice
+        == VoiceOptions(
+          rate: -50, pitch: 10, pitchRange: 20, volume: -30, language: "de", voiceName: "Anna",
+          voiceType: .childFemale, outputModule: "espeak-ng", punctuation: .all, spell: true))
+    #expect(command.output.address == "unix_socket:/tmp/s.sock")
+    #expect(command.output.appName == "builder")
+    #expect(command.output.json && command.output.verbose)
+    #expect(command.texts == ["<speak>Hi</speak>"])
+  }
+
+  @Test func longFormsAndDiscoveryFlagsAreParsed() throws {
+    let command = try Announce.parse([
+      "--timeout", "0", "--priority", "notification", "--rate", "100", "--pitch", "-100",
+      "--pitch-range", "0", "--volume", "100", "--language", "en", "--voice", "Alex",
+      "--output-module", "espeak-ng", "--punctuation", "none", "--spell", "--sound-icon", "message",
+      "--ssml", "--app-name", "x", "--input", "json", "--quiet", "--list-modules", "--list-voices",
+    ])
+    #expect(command.announcement(text: "").retryTimeout == .zero)
+    #expect(command.announcement(text: "").priority == .notification)
+    #expect(command.output.quiet && command.output.listModules && command.output.listVoices)
+    #expect(command.output.input == .json)
+  }
+
+  @Test(arguments: [
+    (["--timeout", "soon", "x"], ["--timeout"]),
+    (["--timeout", "-1", "x"], ["--timeout", "0 or more"]),
+    (["--timeout", "inf", "x"], ["--timeout"]),
+    (["--delay", "-2", "x"], ["--delay", "0 or more"]),
+    (["--priority", "loud", "x"], ["priority", "important", "message", "text", "notification", "progress"]),
+    (["--rate", "101", "x"], ["--rate", "-100 to 100"]),
+    (["--pitch", "-101", "x"], ["--pitch", "-100 to 100"]),
+    (["--pitch-range", "500", "x"], ["--pitch-range", "-100 to 100"]),
+    (["--volume", "loud", "x"], ["--volume"]),
+    (["--voice-type", "robot", "x"], ["voice-type", "male1", "child_female"]),
+    (["--punctuation", "lots", "x"], ["punctuation", "none", "some", "most", "all"]),
+    (["--input", "xml"], ["input", "lines", "json"]),
+    (["--input", "json", "Saved"], ["--input json"]),
+    (["--address", "tcp:x", "x"], ["--address", "unix_socket:PATH"]),
+    (["--verbose", "--quiet", "x"], ["--verbose", "--quiet"]),
+    (["--app-name", "two words", "x"], ["--app-name"]),
+    (["--language", "en us", "x"], ["--language"]),
+    (["--sound-icon", "", "x"], ["--sound-icon"]),
+    (["--frobnicate", "x"], ["--frobnicate"]),
+  ])
+  func invalidValuesAreUsageErrorsThatNameTheOptionAndTheValidValues(
+    arguments: [String], mentions: [String]
+  ) {
+    do {
+      _ = try Announce.parse(arguments)
+      Issue.record("\(arguments) was accepted")
+    } catch {
+      #expect(Announce.exitCode(for: error).rawValue == 64)
+      let message = Announce.message(for: error)
+      for word in mentions {
+        #expect(message.contains(word), "\"\(message)\" does not mention \(word)")
+      }
+    }
+  }
+
+  @Test func theVersionIsPrinted() {
+    #expect(Announce.configuration.version.isEmpty == false)
+  }
+}
