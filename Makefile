@@ -4,7 +4,15 @@ SWIFT ?= swift
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 
-.PHONY: setup build release demo test lint clean
+.PHONY: setup build release demo test install uninstall clean
+
+# The installed binary links the Swift runtime statically, so it runs where no
+# Swift toolchain is installed. It is built in its own folder.
+INSTALL_BUILD = .build-install
+INSTALLED_BINARY = $(INSTALL_BUILD)/release/announce
+BASHCOMPDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 ## setup: install any missing Debian packages (needs root or sudo)
 setup:
@@ -26,5 +34,21 @@ demo:
 test:
 	@scripts/test
 
+## install: build with the Swift runtime linked in, then install the binary,
+## the man page and bash, zsh and fish completions under PREFIX (default /usr/local)
+install: setup
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(INSTALL_BUILD)
+	install -d $(BINDIR) $(MANDIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR)
+	install -m 755 $(INSTALLED_BINARY) $(BINDIR)/announce
+	install -m 644 man/announce.1 $(MANDIR)/announce.1
+	$(INSTALLED_BINARY) --generate-completion-script bash > $(BASHCOMPDIR)/announce
+	$(INSTALLED_BINARY) --generate-completion-script zsh > $(ZSHCOMPDIR)/_announce
+	$(INSTALLED_BINARY) --generate-completion-script fish > $(FISHCOMPDIR)/announce.fish
+
+## uninstall: remove what install put under PREFIX
+uninstall:
+	rm -f $(BINDIR)/announce $(MANDIR)/announce.1 $(BASHCOMPDIR)/announce \
+	  $(ZSHCOMPDIR)/_announce $(FISHCOMPDIR)/announce.fish
+
 clean:
-	rm -rf .build
+	rm -rf .build $(INSTALL_BUILD)
