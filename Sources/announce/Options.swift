@@ -116,14 +116,26 @@ struct VoiceArguments: ParsableArguments {
       }
       rate = value
     }
-    voice = voice ?? nonEmpty(environment["ANNOUNCE_VOICE"])
-    language = language ?? nonEmpty(environment["ANNOUNCE_LANGUAGE"])
-    outputModule = outputModule ?? nonEmpty(environment["ANNOUNCE_MODULE"])
     for (name, value) in [("--language", language), ("--voice", voice), ("--output-module", outputModule)] {
-      if let value, value.isEmpty || value.contains(where: { $0.isWhitespace }) {
+      if let value, !isSingleWord(value) {
         throw ValidationError("\(name) must be a single word, such as en or espeak-ng.")
       }
     }
+    voice = try voice ?? fromEnvironment("ANNOUNCE_VOICE", environment)
+    language = try language ?? fromEnvironment("ANNOUNCE_LANGUAGE", environment)
+    outputModule = try outputModule ?? fromEnvironment("ANNOUNCE_MODULE", environment)
+  }
+
+  private func fromEnvironment(_ name: String, _ environment: [String: String]) throws -> String? {
+    guard let text = environment[name], !text.isEmpty else { return nil }
+    guard isSingleWord(text) else {
+      throw ValidationError("\(name)=\(text) is not a single word; set it to a name such as en or espeak-ng, or unset it.")
+    }
+    return text
+  }
+
+  private func isSingleWord(_ text: String) -> Bool {
+    !text.isEmpty && !text.contains(where: { $0.isWhitespace })
   }
 
   var options: VoiceOptions {
@@ -131,11 +143,6 @@ struct VoiceArguments: ParsableArguments {
       rate: rate, pitch: pitch, pitchRange: pitchRange, volume: volume, language: language,
       voiceName: voice, voiceType: voiceType, outputModule: outputModule,
       punctuation: punctuation, spell: spell)
-  }
-
-  private func nonEmpty(_ text: String?) -> String? {
-    guard let text, !text.isEmpty else { return nil }
-    return text
   }
 }
 

@@ -61,6 +61,7 @@ extension CommandTests {
 
   @Test(arguments: [
     ("ANNOUNCE_TIMEOUT", "soon"), ("ANNOUNCE_PRIORITY", "loud"), ("ANNOUNCE_RATE", "300"),
+    ("ANNOUNCE_VOICE", "two words"), ("ANNOUNCE_LANGUAGE", "en us"), ("ANNOUNCE_MODULE", "a b"),
   ])
   func invalidEnvironmentDefaultsAreUsageErrorsNamingTheVariable(name: String, value: String) throws {
     let result = try announce(["Saved"], environment: [name: value])
