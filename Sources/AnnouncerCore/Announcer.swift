@@ -38,7 +38,10 @@ public final class Announcer: Sendable {
   private let lastID = Mutex(0)
   /// How many speech events the loop has handled; lets tests wait for the loop without sleeping.
   let handledSpeechEvents = Counter()
-  private let tasks: [Task<Void, Never>]
+  /// Relays the backend's events into the loop's inputs.
+  private let forwarder: Task<Void, Never>
+  /// The loop that owns the queue.
+  private let loop: Task<Void, Never>
 
   /// Creates an announcer that speaks through `backend`.
   ///
@@ -63,7 +66,9 @@ public final class Announcer: Sendable {
     let forwarder = Task {
       for await event in backend.events { inputs.yield(.speech(event)) }
     }
-    let worker = Task {
+    // Performs backend operations one at a time, in order; it ends by itself once the
+    // loop has finished the operations stream.
+    Task {
       for await operation in operationStream {
         switch operation {
         case .say(let request, let submission):
@@ -90,7 +95,8 @@ public final class Announcer: Sendable {
       driver.finish()
       operations.finish()
     }
-    tasks = [forwarder, worker, loop]
+    self.forwarder = forwarder
+    self.loop = loop
   }
 
   deinit {
@@ -157,13 +163,13 @@ public final class Announcer: Sendable {
   /// Waits at most `bound` for the backend: a wedged speech-dispatcher may never answer.
   public func close(waitingAtMost bound: Duration = .seconds(2)) async {
     inputs.finish()
-    let tasks = self.tasks
+    let loop = self.loop
     let backend = self.backend
     _ = await Deadline.wait(atMost: bound) {
-      await tasks[2].value
+      await loop.value
       await backend.close()
     }
-    tasks[0].cancel()
+    forwarder.cancel()
     subscribers.finishAll()
   }
 

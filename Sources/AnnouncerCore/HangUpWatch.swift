@@ -34,7 +34,7 @@ final class HangUpWatch: Sendable {
     thread.start()
   }
 
-  /// Stops watching; `onHangUp` is not called after this returns... except in a race of one poll.
+  /// Stops watching within one poll interval. A hang-up found in that last poll is not reported.
   func stop() {
     stopped.store(true, ordering: .releasing)
   }
