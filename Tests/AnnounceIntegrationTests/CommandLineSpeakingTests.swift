@@ -118,3 +118,16 @@ extension SpeakingTests {
     #expect(afterwards < 0.1, "\(afterwards) s of speech more than half a second after the signal")
   }
 }
+
+extension SpeakingTests {
+  @Test func listsTheOutputModulesAndTheVoicesOfALanguage() throws {
+    let modules = try announce(["--list-modules"], input: "")
+    #expect(modules.status == 0, "\(modules.standardError)")
+    #expect(modules.standardOutput.split(separator: "\n").contains("espeak-ng"))
+    let voices = try announce(["--list-voices", "--output-module", "espeak-ng", "--language", "de"], input: "")
+    #expect(voices.status == 0, "\(voices.standardError)")
+    let lines = voices.standardOutput.split(separator: "\n")
+    #expect(!lines.isEmpty)
+    #expect(lines.allSatisfy { $0.split(separator: "\t").count == 3 && $0.contains("\tde") })
+  }
+}
