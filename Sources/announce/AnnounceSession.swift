@@ -52,7 +52,8 @@ final class AnnounceSession: Sendable {
     for await line in lines {
       switch announcement(for: line, format: format, ssml: ssml) {
       case .success(let announcement):
-        announcer.enqueue(announcement)
+        // A line of nothing but escape sequences is as blank as an empty one.
+        if InputLines.cleaned(announcement.text) != nil { announcer.enqueue(announcement) }
       case .failure(let error):
         rejected += 1
         reject(line, because: error.description)
@@ -74,10 +75,11 @@ final class AnnounceSession: Sendable {
     var announcement = defaults
     switch format {
     case .lines:
-      announcement.text = line.text
+      announcement.text = ssml ? line.text : SpeakableText.cleaned(line.text)
     case .json:
       do {
         announcement = try AnnouncementLine.decode(line.text).announcement(defaults: defaults)
+        if !announcement.isSSML { announcement.text = SpeakableText.cleaned(announcement.text) }
       } catch {
         return .failure(error)
       }

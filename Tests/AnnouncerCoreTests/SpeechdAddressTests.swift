@@ -72,9 +72,9 @@ import Testing
   }
 
   @Test func controlCharactersAndEscapeSequencesAreRemoved() {
-    #expect(SSMLDocument.sanitized("\u{1B}[1;31merror\u{1B}[0m: bad\u{0}\u{7}") == "error: bad")
-    #expect(SSMLDocument.sanitized("title\u{1B}]0;window\u{7} text") == "title text")
-    #expect(SSMLDocument.sanitized("tab\tand\nnewline") == "tab\tand\nnewline")
+    #expect(SpeakableText.cleaned("\u{1B}[1;31merror\u{1B}[0m: bad\u{0}\u{7}") == "error: bad")
+    #expect(SpeakableText.cleaned("title\u{1B}]0;window\u{7} text") == "title text")
+    #expect(SpeakableText.cleaned("tab\tand\nnewline") == "tab\tand\nnewline")
   }
 
   @Test func ourMarkGoesJustBeforeTheClosingTagOfUserSSML() {

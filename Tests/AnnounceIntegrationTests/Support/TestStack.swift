@@ -21,9 +21,19 @@ final class TestStack: Sendable {
 
   /// The stack every integration suite shares; started once, stopped when the test process exits.
   static let shared: Result<TestStack, StackError> = {
-    atexit { TestStack.stopAll() }
     do {
       return .success(try TestStack.start(name: "shared"))
+    } catch let error as StackError {
+      return .failure(error)
+    } catch {
+      return .failure(StackError("\(error)"))
+    }
+  }()
+
+  /// A second stack whose speech-dispatcher cannot reach any audio server.
+  static let brokenAudio: Result<TestStack, StackError> = {
+    do {
+      return .success(try TestStack.start(name: "broken-audio", brokenAudio: true))
     } catch let error as StackError {
       return .failure(error)
     } catch {
@@ -42,7 +52,11 @@ final class TestStack: Sendable {
     guard result.status == 0 else {
       throw StackError("teststack start failed: \(result.standardError)")
     }
-    started.withLock { $0.append(directory) }
+    let isFirst = started.withLock {
+      $0.append(directory)
+      return $0.count == 1
+    }
+    if isFirst { atexit { TestStack.stopAll() } }
     let text = try String(contentsOfFile: directory + "/env", encoding: .utf8)
     var environment: [String: String] = [:]
     for line in text.split(separator: "\n") {

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// Faults of the speech stack and bad input. These extend ``SpeakingTests`` so that they
+/// never run beside the timing-sensitive speech tests.
+extension SpeakingTests {
+  @Test func brokenAudioIsDetectedAsStalledAndExits69WithAHint() throws {
+    let broken = try TestStack.brokenAudio.get()
+    let result = try Command.run(
+      Command.announce, ["--json", "Saved"], environment: broken.clientEnvironment(), timeout: 30)
+    #expect(result.status == 69, "\(result.standardError)")
+    // The expected speaking time of "Saved" plus the margin, and a little slack.
+    #expect(result.seconds < 8, "took \(result.seconds) s")
+    #expect(result.standardOutput.contains("\"reason\":\"stalled\""))
+    #expect(result.standardError.contains("audio output"))
+    #expect(result.standardError.contains("log"))
+    #expect(result.standardError.split(separator: "\n").count == 1)
+  }
+
+  @Test func aClosedStandardOutputDoesNotCrashTheJSONStream() throws {
+    let result = try Command.run(
+      "/bin/bash", ["-c", "\"$0\" --json one two | head -n 1; echo \"status ${PIPESTATUS[0]}\"", Command.announce],
+      environment: stack.clientEnvironment())
+    #expect(result.standardOutput.hasPrefix("{\"event\":\"queued\""))
+    #expect(result.standardOutput.contains("status 0"), "\(result.standardOutput) \(result.standardError)")
+  }
+
+  @Test func invalidUTF8AndEscapeSequencesAreCleanedNotFatal() throws {
+    let plainRecording = try stack.record()
+    _ = try Command.run(Command.announce, ["red and bytes"], environment: stack.clientEnvironment())
+    let plain = plainRecording.stop()
+    let recording = try stack.record()
+    let result = try Command.run(
+      "/bin/bash",
+      ["-c", "printf '\\033[31mred\\033[0m and \\377\\376bytes\\a\\n' | \"$0\" --json", Command.announce],
+      environment: stack.clientEnvironment())
+    let dirty = recording.stop()
+    #expect(result.status == 0, "\(result.standardError)")
+    let events = result.standardOutput.split(separator: "\n")
+    #expect(events.contains { $0.contains("\"event\":\"spoken\"") })
+    // The escape sequences and the bell are gone; the invalid bytes became U+FFFD.
+    #expect(events.allSatisfy { !$0.contains("\\u001b") && !$0.contains("\\u0007") })
+    #expect(events.first?.contains("red and \u{FFFD}\u{FFFD}bytes") == true, "\(events.first ?? "")")
+    // "[31m" was not read out: the speech takes about as long as the clean text's.
+    #expect(abs(dirty - plain) < 0.5, "clean \(plain) s, cleaned \(dirty) s")
+  }
+}
