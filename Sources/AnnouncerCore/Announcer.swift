@@ -22,6 +22,7 @@ public final class Announcer: Sendable {
     case timer
     case cancelAll(CheckedContinuation<Void, Never>)
     case whenIdle(CheckedContinuation<Void, Never>)
+    case whenRoom(below: Int, CheckedContinuation<Void, Never>)
   }
 
   private enum BackendOperation {
@@ -147,6 +148,14 @@ public final class Announcer: Sendable {
     await withCheckedContinuation { inputs.yield(.whenIdle($0)) }
   }
 
+  /// Returns once fewer than `limit` announcements wait behind the one in flight.
+  ///
+  /// A producer that calls this before each ``enqueue(_:)`` keeps memory bounded by
+  /// the queue, however fast its input arrives.
+  public func waitForRoom(below limit: Int) async {
+    await withCheckedContinuation { inputs.yield(.whenRoom(below: limit, $0)) }
+  }
+
   /// Gives up every announcement with reason `cancelled` and cancels our speech.
   ///
   /// Returns once speech-dispatcher has been told to cancel, or after `bound`
@@ -189,6 +198,7 @@ public final class Announcer: Sendable {
     let publish: @Sendable (AnnouncerEvent) -> Void
     var outcomeWaiters: [AnnouncementID: CheckedContinuation<Outcome, Never>] = [:]
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    var roomWaiters: [(limit: Int, waiter: CheckedContinuation<Void, Never>)] = []
     var timer: (deadline: Duration, task: Task<Void, Never>)?
 
     mutating func handle(_ input: Input) {
@@ -211,11 +221,19 @@ public final class Announcer: Sendable {
         operations.yield(.cancel(done))
       case .whenIdle(let waiter):
         idleWaiters.append(waiter)
+      case .whenRoom(let limit, let waiter):
+        roomWaiters.append((limit, waiter))
       }
       rearmTimer()
       if queue.isIdle {
         for waiter in idleWaiters { waiter.resume() }
         idleWaiters = []
+      }
+      let waiting = queue.waitingCount
+      roomWaiters.removeAll { entry in
+        guard waiting < entry.limit else { return false }
+        entry.waiter.resume()
+        return true
       }
     }
 
@@ -224,8 +242,10 @@ public final class Announcer: Sendable {
       timer?.task.cancel()
       for (_, waiter) in outcomeWaiters { waiter.resume(returning: .gaveUp(.cancelled)) }
       for waiter in idleWaiters { waiter.resume() }
+      for entry in roomWaiters { entry.waiter.resume() }
       outcomeWaiters = [:]
       idleWaiters = []
+      roomWaiters = []
     }
 
     private mutating func perform(_ actions: [AnnouncementQueue.Action]) {

@@ -17,20 +17,41 @@ public enum InputLines {
     }
   }
 
+  /// How many read lines may wait to be taken before reading pauses.
+  public static let readAhead = 64
+
   /// The non-blank lines of standard input. Invalid UTF-8 is replaced, not fatal.
+  ///
+  /// Reading pauses while ``readAhead`` lines wait to be taken, so a flood on
+  /// standard input fills the pipe, not memory.
   public static func standardInput() -> AsyncStream<Line> {
-    let (stream, continuation) = AsyncStream.makeStream(of: Line.self)
+    let slots = DispatchSemaphore(value: readAhead)
+    let (lines, continuation) = AsyncStream.makeStream(of: Line.self)
     let thread = Thread {
       var number = 0
       while let raw = readLine(strippingNewline: true) {
         number += 1
-        if let line = cleaned(raw) { continuation.yield(Line(number: number, text: line)) }
+        guard let line = cleaned(raw) else { continue }
+        slots.wait()
+        continuation.yield(Line(number: number, text: line))
       }
       continuation.finish()
     }
     thread.name = "announce.stdin"
     thread.start()
-    return stream
+    let reader = SingleReader(lines.makeAsyncIterator())
+    return AsyncStream {
+      let line = await reader.next()
+      if line != nil { slots.signal() }
+      return line
+    }
+  }
+
+  /// Holds the one iterator of the line stream; only the stream's consumer calls it.
+  private final class SingleReader: @unchecked Sendable {
+    private var iterator: AsyncStream<Line>.Iterator
+    init(_ iterator: AsyncStream<Line>.Iterator) { self.iterator = iterator }
+    func next() async -> Line? { await iterator.next() }
   }
 
   /// `raw` without a trailing `\r` and surrounding white space; `nil` when nothing is left.

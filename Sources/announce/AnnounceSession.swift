@@ -14,6 +14,9 @@ struct RunSummary {
 /// This is the glue between the command's options and the library: it does no
 /// speech decisions of its own.
 final class AnnounceSession: Sendable {
+  /// How many announcements may wait in the queue before input is read no further.
+  static let maxWaiting = 1_000
+
   private let announcer: Announcer
   private let defaults: Announcement
   private let output: OutputOptions
@@ -50,6 +53,7 @@ final class AnnounceSession: Sendable {
     }
     var rejected = 0
     for await line in lines {
+      await announcer.waitForRoom(below: Self.maxWaiting)
       switch announcement(for: line, format: format, ssml: ssml) {
       case .success(let announcement):
         // A line of nothing but escape sequences is as blank as an empty one.

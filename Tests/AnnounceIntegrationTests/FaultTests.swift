@@ -45,3 +45,37 @@ extension SpeakingTests {
     #expect(abs(dirty - plain) < 0.5, "clean \(plain) s, cleaned \(dirty) s")
   }
 }
+
+extension SpeakingTests {
+  /// Resident memory of process `pid` in KiB, from /proc.
+  func residentKiB(of pid: pid_t) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+  }
+
+  @Test func aFloodOnStandardInputKeepsMemoryBoundedByTheQueue() throws {
+    let running = try Running(
+      Command.announce, ["--quiet", "--timeout", "0"], environment: stack.clientEnvironment(),
+      keepStandardInputOpen: true)
+    let total = 2_000_000
+    let written = Locked(0)
+    let writer = Thread {
+      let chunk = String(repeating: "flood line\n", count: 1000)
+      for _ in 0..<(total / 1000) {
+        running.write(chunk)
+        written.withLock { $0 += 1000 }
+      }
+    }
+    writer.start()
+    Thread.sleep(forTimeInterval: 4)
+    let resident = residentKiB(of: running.pid)
+    let writtenWhileRunning = written.withLock { $0 }
+    running.send(SIGTERM)
+    let result = running.wait(timeout: 10)
+    #expect(result.status == 143)
+    #expect(resident > 0 && resident < 64 * 1024, "\(resident) KiB resident")
+    // announce stopped reading: most of the input never left the pipe.
+    #expect(writtenWhileRunning < total / 2, "\(writtenWhileRunning) lines were taken")
+  }
+}

@@ -111,17 +111,18 @@ final class Running: Sendable {
     thread.start()
   }
 
-  /// Writes `text` to the program's standard input.
+  /// Writes `text` to the program's standard input; gives up quietly once the program is gone.
+  /// The lock is not held while writing, so a write blocked on a full pipe cannot block `wait()`.
   func write(_ text: String) {
-    stdinFD.withLock { fd in
-      guard fd >= 0 else { return }
-      let bytes = Array(text.utf8)
-      var offset = 0
-      while offset < bytes.count {
-        let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        if written <= 0 { break }
-        offset += written
-      }
+    signal(SIGPIPE, SIG_IGN)
+    let fd = stdinFD.withLock { $0 }
+    guard fd >= 0 else { return }
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+      if written <= 0 { break }
+      offset += written
     }
   }
 
