@@ -144,7 +144,7 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
     case .noRetry: "other speech interrupted it and its timeout of 0 allows no retry"
     case .stalled:
       "speech-dispatcher began but never finished speaking it, so its audio output is probably broken; check that PulseAudio or PipeWire is running and read speech-dispatcher's log in ~/.cache/speech-dispatcher/log"
-    case .disconnected: "the connection to speech-dispatcher was lost"
+    case .disconnected: "the connection to speech-dispatcher was lost and did not come back in time"
     case .cancelled: "it was cancelled"
     case .dropped: "too many announcements were waiting, so it was skipped"
     }

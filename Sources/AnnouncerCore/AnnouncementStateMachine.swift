@@ -17,6 +17,9 @@
 /// - An attempt that began but neither ended nor was cancelled within its
 ///   expected speaking time plus a margin has stalled. So has a probe that
 ///   gets no answer.
+/// - When the connection is lost, the announcement waits for it to be restored
+///   and then tries again politely, as after an interruption, until the window
+///   closes; then it gives up as disconnected.
 /// - An attempt that has not begun is checked with a probe after
 ///   ``AnnouncerTiming/beginBound``: if the channel is busy, it keeps waiting
 ///   its turn until the window closes; if it is quiet, the message was lost
@@ -57,6 +60,7 @@ struct AnnouncementStateMachine {
     case delaying(until: Duration)
     case attempting(Attempt)
     case waitingForQuiet(QuietWait)
+    case waitingForConnection
     case finished(Outcome)
   }
 
@@ -90,6 +94,8 @@ struct AnnouncementStateMachine {
     case .waitingForQuiet(let wait):
       let next = wait.probe?.answerBy ?? wait.nextProbeAt
       return min(next, windowEnd ?? next)
+    case .waitingForConnection:
+      return windowEnd
     }
   }
 
@@ -130,7 +136,7 @@ struct AnnouncementStateMachine {
       wait.probe = probe
       state = .waitingForQuiet(wait)
       return early.flatMap { handle($0, now: now) }
-    case .notStarted, .delaying, .finished:
+    case .notStarted, .delaying, .waitingForConnection, .finished:
       return []
     }
   }
@@ -138,16 +144,23 @@ struct AnnouncementStateMachine {
   /// Submission `serial` could not be sent: the connection is gone.
   mutating func submissionFailed(serial: Int, now: Duration) -> [Action] {
     guard isOurs(serial: serial) else { return [] }
-    return finish(.gaveUp(.disconnected))
+    return connectionLost(now: now)
   }
 
   /// Folds one event from the speech backend into the announcement.
   mutating func handle(_ event: SpeechEvent, now: Duration) -> [Action] {
-    if event == .connectionLost {
-      switch state {
-      case .attempting, .waitingForQuiet, .delaying: return finish(.gaveUp(.disconnected))
-      case .notStarted, .finished: return []
-      }
+    switch (event, state) {
+    case (.connectionLost, .attempting), (.connectionLost, .waitingForQuiet):
+      return connectionLost(now: now)
+    case (.connectionRestored, .waitingForConnection):
+      let (probe, serial) = makeProbe(now: now)
+      state = .waitingForQuiet(
+        QuietWait(probe: probe, nextProbeAt: now, interval: timing.firstProbeInterval))
+      return [.report(.waitingForQuiet), .submit(.quietProbe, serial: serial)]
+    case (.connectionLost, _), (.connectionRestored, _):
+      return []
+    default:
+      break
     }
     switch state {
     case .attempting(var attempt):
@@ -168,7 +181,7 @@ struct AnnouncementStateMachine {
       wait.probe = probe
       state = .waitingForQuiet(wait)
       return verdict.map { probeAnswered($0, now: now) } ?? []
-    case .notStarted, .delaying, .finished:
+    case .notStarted, .delaying, .waitingForConnection, .finished:
       return []
     }
   }
@@ -206,6 +219,9 @@ struct AnnouncementStateMachine {
       wait.probe = probe
       state = .waitingForQuiet(wait)
       return [.submit(.quietProbe, serial: serial)]
+    case .waitingForConnection:
+      guard let windowEnd, now >= windowEnd else { return [] }
+      return finish(.gaveUp(.disconnected))
     }
   }
 
@@ -214,7 +230,7 @@ struct AnnouncementStateMachine {
     switch state {
     case .finished: return []
     case .attempting, .waitingForQuiet: return finish(.gaveUp(.cancelled), cancellingSpeech: true)
-    case .notStarted, .delaying: return finish(.gaveUp(.cancelled))
+    case .notStarted, .delaying, .waitingForConnection: return finish(.gaveUp(.cancelled))
     }
   }
 
@@ -259,7 +275,7 @@ struct AnnouncementStateMachine {
       return interrupted(now: now)
     case .cancelled:
       return interrupted(now: now)
-    case .paused, .connectionLost:
+    case .paused, .connectionLost, .connectionRestored:
       state = .attempting(attempt)
       return []
     }
@@ -280,6 +296,13 @@ struct AnnouncementStateMachine {
     state = .waitingForQuiet(
       QuietWait(probe: probe, nextProbeAt: now, interval: timing.firstProbeInterval))
     return [.report(.interrupted), .report(.waitingForQuiet), .submit(.quietProbe, serial: serial)]
+  }
+
+  private mutating func connectionLost(now: Duration) -> [Action] {
+    if announcement.retryTimeout == .zero { return finish(.gaveUp(.disconnected)) }
+    if let windowEnd, now >= windowEnd { return finish(.gaveUp(.disconnected)) }
+    state = .waitingForConnection
+    return [.report(.waitingForConnection)]
   }
 
   private mutating func probeAnswered(_ verdict: QuietProbe.Verdict, now: Duration) -> [Action] {
@@ -341,7 +364,7 @@ struct AnnouncementStateMachine {
       attempt.message.serial == serial || attempt.beginCheck?.message.serial == serial
     case .waitingForQuiet(let wait):
       wait.probe?.message.serial == serial
-    case .notStarted, .delaying, .finished:
+    case .notStarted, .delaying, .waitingForConnection, .finished:
       false
     }
   }

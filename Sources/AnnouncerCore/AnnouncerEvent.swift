@@ -14,6 +14,8 @@ public struct AnnouncerEvent: Sendable, Equatable {
     case interrupted
     /// It is waiting for the channel to be quiet before trying again.
     case waitingForQuiet
+    /// The connection was lost; it is waiting for speech-dispatcher to come back.
+    case waitingForConnection
     /// It was heard to the end.
     case spoken(duration: Duration)
     /// It was not heard to the end, for `reason`.
@@ -28,6 +30,7 @@ public struct AnnouncerEvent: Sendable, Equatable {
       case .mark: "mark"
       case .interrupted: "interrupted"
       case .waitingForQuiet: "waiting-for-quiet"
+      case .waitingForConnection: "waiting-for-connection"
       case .spoken: "spoken"
       case .gaveUp: "gave-up"
       }

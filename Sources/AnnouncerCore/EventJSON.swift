@@ -19,7 +19,7 @@ public enum EventJSON {
     case .mark(let name): fields.append(("mark", quoted(name)))
     case .spoken(let duration): fields.append(("duration", seconds(duration)))
     case .gaveUp(let reason): fields.append(("reason", quoted(reason.rawValue)))
-    case .queued, .attempt, .begin, .interrupted, .waitingForQuiet: break
+    case .queued, .attempt, .begin, .interrupted, .waitingForQuiet, .waitingForConnection: break
     }
     return object(fields)
   }

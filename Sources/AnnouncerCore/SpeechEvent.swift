@@ -19,8 +19,10 @@ public enum SpeechEvent: Sendable, Equatable {
   case resumed(MessageID)
   /// The message reached an index mark.
   case indexMark(MessageID, name: String)
-  /// The connection to the speech service is gone; no further events will come.
+  /// The connection to the speech service is gone; no events come until it is restored.
   case connectionLost
+  /// A new connection to the speech service is open after ``connectionLost``.
+  case connectionRestored
 
   /// The message this event concerns, or `nil` for connection events.
   public var messageID: MessageID? {
@@ -28,7 +30,7 @@ public enum SpeechEvent: Sendable, Equatable {
     case .began(let id), .ended(let id), .cancelled(let id), .paused(let id), .resumed(let id),
       .indexMark(let id, _):
       id
-    case .connectionLost: nil
+    case .connectionLost, .connectionRestored: nil
     }
   }
 }

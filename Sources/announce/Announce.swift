@@ -54,9 +54,16 @@ struct Announce: AsyncParsableCommand {
         }
       }
     }
-    let client = try await connect(terminal: terminal)
+    let backend: ReconnectingSpeechdBackend
+    do {
+      backend = try await ReconnectingSpeechdBackend.connect(
+        address: output.address, appName: output.appName)
+    } catch {
+      terminal.error(error.description)
+      throw ExitCode(ExitStatus.serviceUnavailable)
+    }
     let session = AnnounceSession(
-      announcer: Announcer(backend: client), defaults: announcement(text: ""), output: output,
+      announcer: Announcer(backend: backend), defaults: announcement(text: ""), output: output,
       terminal: terminal)
     let signals = SignalTrap { signalNumber in
       await session.cancelAll()
@@ -74,6 +81,11 @@ struct Announce: AsyncParsableCommand {
         continuation.finish()
       }
     let summary = await session.run(lines, format: output.input, ssml: announcer.ssml)
+    if summary.failures.contains(.disconnected) {
+      terminal.error(
+        "speech-dispatcher at \(backend.address) went away and did not come back in time; "
+          + "start it again, and read its log in ~/.cache/speech-dispatcher/log if it keeps stopping.")
+    }
     let status = ExitStatus.forSummary(summary)
     if status != ExitStatus.success { throw ExitCode(status) }
   }

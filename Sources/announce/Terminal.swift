@@ -37,6 +37,7 @@ enum EventDescription {
     case .mark(let name): what = "reached mark \(name)"
     case .interrupted: what = "interrupted"
     case .waitingForQuiet: what = "waiting for quiet"
+    case .waitingForConnection: what = "connection lost, waiting for speech-dispatcher to come back"
     case .spoken(let duration): what = "spoken after \(String(format: "%.2f", duration.seconds)) seconds"
     case .gaveUp(let reason): what = "gave up: \(reason.explanation)"
     }

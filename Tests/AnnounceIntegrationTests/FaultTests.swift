@@ -79,3 +79,35 @@ extension SpeakingTests {
     #expect(writtenWhileRunning < total / 2, "\(writtenWhileRunning) lines were taken")
   }
 }
+
+extension SpeakingTests {
+  @Test func aKilledDaemonIsNoticedAndTheAnnouncementRetriedWhenItComesBack() throws {
+    let restartable = try TestStack.start(name: "restartable")
+    defer { restartable.stop() }
+    let running = try Running(
+      Command.announce, ["--verbose", "--timeout", "25", Self.long],
+      environment: restartable.clientEnvironment())
+    #expect(running.waitForOutput(containing: "speaking"))
+    let killed = Date()
+    restartable.stop()
+    #expect(running.waitForOutput(containing: "connection lost", timeout: 3))
+    #expect(Date().timeIntervalSince(killed) < 1.5, "the loss was noticed late")
+    try restartable.startAgain()
+    let result = running.wait(timeout: 40)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardError.contains("attempt 2"))
+  }
+
+  @Test func aDaemonThatStaysAwayMakesUsGiveUpWith69NamingTheAddress() throws {
+    let doomed = try TestStack.start(name: "doomed")
+    let running = try Running(
+      Command.announce, ["--verbose", "--timeout", "2", Self.long],
+      environment: doomed.clientEnvironment())
+    #expect(running.waitForOutput(containing: "speaking"))
+    doomed.stop()
+    let result = running.wait(timeout: 20)
+    #expect(result.status == 69, "\(result.standardError)")
+    #expect(result.standardError.contains(doomed.directory + "/speechd.sock"))
+    #expect(result.standardError.contains("did not come back in time"))
+  }
+}

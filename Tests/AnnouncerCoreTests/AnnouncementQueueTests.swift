@@ -115,17 +115,21 @@ import Testing
     #expect(queue.isIdle)
   }
 
-  @Test func afterADisconnectEveryLaterAnnouncementFailsInsteadOfHanging() {
+  @Test func afterADisconnectLaterAnnouncementsKeepTryingAndNoneHangs() {
     var queue = AnnouncementQueue(timing: AnnouncerTiming())
     var actions = queue.enqueue(Announcement("one"), id: AnnouncementID(1), now: .zero)
     actions += queue.enqueue(Announcement("two"), id: AnnouncementID(2), now: .zero)
     let (_, first) = submissions(actions)[0]
     _ = queue.submissionAccepted(first, messageID: 5, now: .zero)
-    let lost = queue.handle(.connectionLost, now: .seconds(1))
-    #expect(deliveries(lost).map(\.1) == [.gaveUp(.disconnected)])
-    let (_, second) = submissions(lost)[0]
-    let failed = queue.submissionFailed(second, now: .seconds(1))
-    #expect(deliveries(failed).map(\.1) == [.gaveUp(.disconnected)])
+    #expect(deliveries(queue.handle(.connectionLost, now: .seconds(1))).isEmpty)
+    // The first one's window (0–3 s) closes without the connection coming back.
+    let closed = queue.tick(now: .seconds(3))
+    #expect(deliveries(closed).map(\.1) == [.gaveUp(.disconnected)])
+    // The second one starts, cannot be sent, and waits for its own window (3–6 s).
+    let (_, second) = submissions(closed)[0]
+    #expect(deliveries(queue.submissionFailed(second, now: .seconds(3))).isEmpty)
+    #expect(queue.deadline == .seconds(6))
+    #expect(deliveries(queue.tick(now: .seconds(6))).map(\.1) == [.gaveUp(.disconnected)])
     #expect(queue.isIdle)
   }
 

@@ -375,25 +375,57 @@ import Testing
 
   // MARK: Connection, delay, cancel
 
-  @Test func aLostConnectionMidAttemptEndsIt() {
-    var m = machine()
+  @Test func aLostConnectionMidAttemptWaitsForItAndRetriesPolitely() {
+    var m = machine(timeout: .seconds(10))
     startAccepted(&m, id: 7)
     _ = m.handle(.began(7), now: .milliseconds(5))
+    #expect(m.handle(.connectionLost, now: .seconds(1)) == [.report(.waitingForConnection)])
+    #expect(m.deadline == .seconds(10))
+    // Nothing from the old connection matters any more.
+    #expect(m.handle(.ended(7), now: .seconds(2)) == [])
+    let restored = m.handle(.connectionRestored, now: .seconds(4))
+    #expect(restored.first == .report(.waitingForQuiet))
+    let probe = probeSerial(restored)
+    _ = m.submissionAccepted(serial: probe, id: 1, now: .seconds(4))
+    let retry = m.handle(.ended(1), now: .seconds(4))
+    #expect(retry.first == .report(.attempt))
+    #expect(m.attempts == 2)
+  }
+
+  @Test func aConnectionThatDoesNotComeBackInTheWindowGivesUpAsDisconnected() {
+    var m = machine(timeout: .seconds(3))
+    startAccepted(&m, id: 7)
+    _ = m.handle(.connectionLost, now: .seconds(1))
+    #expect(m.tick(now: .milliseconds(2999)) == [])
+    #expect(m.tick(now: .seconds(3)) == [.finish(.gaveUp(.disconnected))])
+  }
+
+  @Test func aLostConnectionWithTimeoutZeroGivesUpAtOnce() {
+    var m = machine(timeout: .zero)
+    startAccepted(&m, id: 7)
     #expect(m.handle(.connectionLost, now: .milliseconds(100)) == [.finish(.gaveUp(.disconnected))])
   }
 
-  @Test func aLostConnectionWhileWaitingForQuietEndsIt() {
+  @Test func aLostConnectionWhileWaitingForQuietWaitsForIt() {
     var m = machine()
     startAccepted(&m, id: 7)
     _ = m.handle(.cancelled(7), now: .milliseconds(100))
-    #expect(m.handle(.connectionLost, now: .milliseconds(150)) == [.finish(.gaveUp(.disconnected))])
+    #expect(m.handle(.connectionLost, now: .milliseconds(150)) == [.report(.waitingForConnection)])
   }
 
-  @Test func aFailedSendMeansDisconnected() {
+  @Test func aFailedSendWaitsForTheConnectionWithinTheWindow() {
     var m = machine()
     let serial = submittedSerial(m.start(now: .zero))
     #expect(m.submissionFailed(serial: serial + 1, now: .zero) == [])
-    #expect(m.submissionFailed(serial: serial, now: .zero) == [.finish(.gaveUp(.disconnected))])
+    #expect(m.submissionFailed(serial: serial, now: .zero) == [.report(.waitingForConnection)])
+    #expect(m.tick(now: .seconds(3)) == [.finish(.gaveUp(.disconnected))])
+  }
+
+  @Test func cancelWhileWaitingForTheConnectionGivesUp() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    _ = m.handle(.connectionLost, now: .seconds(1))
+    #expect(m.cancel(now: .seconds(2)) == [.finish(.gaveUp(.cancelled))])
   }
 
   @Test func delayWaitsBeforeTheFirstAttemptAndTheWindowStartsAfterIt() {

@@ -94,16 +94,33 @@ import Testing
     #expect(backend.cancelCount == 1)
   }
 
-  @Test func aLostConnectionEndsTheAttemptAndLaterOnesFailFast() async throws {
+  @Test func aLostConnectionIsWaitedForAndTheAnnouncementRetriedWhenItReturns() async throws {
     let announcer = makeAnnouncer()
     var said = backend.said.makeAsyncIterator()
-    async let first = announcer.announce("one")
-    let message = try #require(await said.next())
-    backend.failFromNowOn()
-    backend.emit(.connectionLost)
-    #expect(await first == .gaveUp(.disconnected))
-    #expect(await announcer.announce("two") == .gaveUp(.disconnected))
-    _ = message
+    async let outcome = announcer.announce("one", retryTimeout: .seconds(10))
+    let first = try #require(await said.next())
+    await emit(.began(first.id), to: announcer)
+    await emit(.connectionLost, to: announcer)
+    clock.advance(by: .seconds(2))
+    await emit(.connectionRestored, to: announcer)
+    let probe = try #require(await said.next())
+    #expect(probe.request.purpose == .quietProbe)
+    backend.emit(.ended(probe.id))
+    let retry = try #require(await said.next())
+    #expect(retry.request.text == "one")
+    backend.emit(.ended(retry.id))
+    #expect(await outcome == .spoken(attempts: 2, duration: .seconds(2)))
+    await announcer.close()
+  }
+
+  @Test func aConnectionThatNeverReturnsGivesUpAtTheEndOfTheWindow() async throws {
+    let announcer = makeAnnouncer()
+    var said = backend.said.makeAsyncIterator()
+    async let outcome = announcer.announce("one", retryTimeout: .seconds(3))
+    _ = try #require(await said.next())
+    await emit(.connectionLost, to: announcer)
+    clock.advance(by: .seconds(3))
+    #expect(await outcome == .gaveUp(.disconnected))
     await announcer.close()
   }
 

@@ -71,6 +71,14 @@ final class TestStack: Sendable {
     self.environment = environment
   }
 
+  /// Starts the stack again in the same directory, at the same socket, after ``stop()``.
+  func startAgain() throws {
+    let result = try Command.run(Self.script, ["start", directory])
+    guard result.status == 0 else {
+      throw StackError("teststack start failed: \(result.standardError)")
+    }
+  }
+
   /// Kills the stack's processes.
   func stop() {
     _ = try? Command.run(Self.script, ["stop", directory])
