@@ -10,6 +10,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
   ],
   targets: [
     .systemLibrary(
@@ -33,7 +34,10 @@ let package = Package(
     ),
     .testTarget(
       name: "AnnouncerCoreTests",
-      dependencies: ["AnnouncerCore"]
+      dependencies: [
+        "AnnouncerCore",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
     ),
     .testTarget(
       name: "AnnounceIntegrationTests",

@@ -29,21 +29,22 @@ enum SSMLDocument {
   /// faster than any SSML form of silence.
   static let silent = " "
 
-  /// Escapes the five XML special characters.
+  /// Escapes the five XML special characters, and carriage returns, which XML
+  /// parsers would otherwise turn into line feeds.
   static func escaped<S: StringProtocol>(_ text: S) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    for character in text {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&apos;"
-      default: result.append(character)
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": result.append(contentsOf: "&amp;".unicodeScalars)
+      case "<": result.append(contentsOf: "&lt;".unicodeScalars)
+      case ">": result.append(contentsOf: "&gt;".unicodeScalars)
+      case "\"": result.append(contentsOf: "&quot;".unicodeScalars)
+      case "'": result.append(contentsOf: "&apos;".unicodeScalars)
+      case "\r": result.append(contentsOf: "&#13;".unicodeScalars)
+      default: result.append(scalar)
       }
     }
-    return result
+    return String(result)
   }
 
   private static func markElement(_ name: String) -> String {

@@ -1,0 +1,77 @@
+import Foundation
+import PropertyBased
+import Testing
+
+@testable import AnnouncerCore
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// For any text at all, the document we send is well-formed XML, carries the text back
+/// unchanged (after cleaning), and holds exactly one mark: ours, at the end.
+@Suite struct SSMLPropertyTests {
+  static let fragments = [
+    "<mark name=\"announce-final\"/>", "</speak>", "<speak>", "&amp;", "&", "<", ">", "\"", "'",
+    "]]>", "<!--", "-->", "<![CDATA[", "\u{1B}[31m", "\u{1B}]0;title\u{7}", "\u{0}", "\r\n", "\r",
+    "\t", "é", "日本", "🎉", "\u{FFFE}", "\u{7F}", "\u{85}", "Saved.", " ",
+  ]
+
+  /// Parses `document` and returns its character data and the names of its marks,
+  /// or `nil` when it is not well-formed.
+  func parse(_ document: String) -> (text: String, marks: [String])? {
+    final class Collector: NSObject, XMLParserDelegate {
+      var text = ""
+      var marks: [String] = []
+      func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+      func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName: String?, attributes: [String: String] = [:]
+      ) {
+        if elementName == "mark" { marks.append(attributes["name"] ?? "") }
+      }
+    }
+    let parser = XMLParser(data: Data(document.utf8))
+    let collector = Collector()
+    parser.delegate = collector
+    guard parser.parse(), parser.parserError == nil else { return nil }
+    return (collector.text, collector.marks)
+  }
+
+  func check(_ text: String) {
+    let document = SSMLDocument.speaking(plainText: text, finalMark: SpeechRequest.finalMarkName)
+    guard let parsed = parse(document) else {
+      Issue.record("not well-formed: \(document.debugDescription)")
+      return
+    }
+    #expect(parsed.text == SpeakableText.cleaned(text), "for \(text.debugDescription)")
+    #expect(parsed.marks == [SpeechRequest.finalMarkName])
+    #expect(document.hasSuffix("<mark name=\"\(SpeechRequest.finalMarkName)\"/></speak>"))
+  }
+
+  @Test func anyASCIITextMakesAWellFormedDocumentThatCarriesItBack() async {
+    await propertyCheck(count: 300, input: Gen.ascii.string(of: 0...60)) { check($0) }
+  }
+
+  @Test func anyTextBelowTheSurrogatesMakesAWellFormedDocument() async {
+    await propertyCheck(count: 300, input: Gen.character(in: "\u{0}"..."\u{D7FF}").string(of: 0...40)) {
+      check($0)
+    }
+  }
+
+  @Test func markupAndEscapeFragmentsCannotForgeTheMarkOrBreakTheDocument() async {
+    let fragment = Gen<String?>.element(of: Self.fragments).map { $0 ?? "" }
+    await propertyCheck(count: 500, input: fragment.array(of: 0...12)) { check($0.joined()) }
+  }
+
+  @Test func cleaningRemovesEveryControlCharacterButTabAndLineBreaks() async {
+    await propertyCheck(count: 300, input: Gen.latin1.string(of: 0...60)) { text in
+      let cleaned = SpeakableText.cleaned(text)
+      #expect(
+        cleaned.unicodeScalars.allSatisfy { scalar in
+          !(scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value))
+            || ["\t", "\n", "\r"].contains(scalar)
+        })
+    }
+  }
+}
