@@ -5,15 +5,34 @@
 /// `message`, and `notification` and `progress` are discarded when anything
 /// else is speaking.
 public enum SpeechPriority: String, Sendable, CaseIterable, Codable {
+  /// Cancels a playing `message` and anything of lower priority; never waits.
   case important
+  /// Waits for other `message` and `important` speech.
   case message
+  /// Interrupts other `text` speech, across clients.
   case text
+  /// Discarded at once while anything else is speaking.
   case notification
+  /// Like `notification`, but the last progress message of a series is kept.
   case progress
 }
 
 /// How a voice should sound. `nil` leaves speech-dispatcher's setting alone.
 public struct VoiceOptions: Sendable, Equatable, Hashable {
+  /// Whether `name` can safely be sent to speech-dispatcher as a language, voice, module
+  /// or sound-icon name: one word of printable characters. Anything else could carry
+  /// protocol commands (a line break) to speech-dispatcher.
+  public static func isSafeName(_ name: String) -> Bool {
+    !name.isEmpty && name.count <= 100
+      && name.unicodeScalars.allSatisfy { scalar in
+        scalar.value > 0x20 && scalar.value != 0x7F && !(0x80..<0xA0).contains(scalar.value)
+          && scalar != "\"" && !scalar.properties.isWhitespace
+      }
+  }
+
+  /// The longest timeout or delay accepted, in seconds: one day.
+  public static let longestWait: Double = 86_400
+
   /// Speaking rate, −100 (slowest) to 100 (fastest).
   public var rate: Int?
   /// Voice pitch, −100 to 100.
@@ -55,13 +74,34 @@ public struct VoiceOptions: Sendable, Equatable, Hashable {
 
   /// speech-dispatcher's symbolic voice types.
   public enum VoiceType: String, Sendable, CaseIterable, Codable {
-    case male1, male2, male3, female1, female2, female3, childMale = "child_male",
-      childFemale = "child_female"
+    /// The first male voice.
+    case male1
+    /// The second male voice.
+    case male2
+    /// The third male voice.
+    case male3
+    /// The first female voice.
+    case female1
+    /// The second female voice.
+    case female2
+    /// The third female voice.
+    case female3
+    /// A child's male voice.
+    case childMale = "child_male"
+    /// A child's female voice.
+    case childFemale = "child_female"
   }
 
   /// speech-dispatcher's punctuation levels.
   public enum Punctuation: String, Sendable, CaseIterable, Codable {
-    case none, some, most, all
+    /// No punctuation is spoken.
+    case none
+    /// Some punctuation is spoken.
+    case some
+    /// Most punctuation is spoken.
+    case most
+    /// All punctuation is spoken.
+    case all
   }
 }
 
@@ -104,7 +144,9 @@ public struct AnnouncementID: Hashable, Sendable, Comparable, CustomStringConver
   public let rawValue: Int
   /// Wraps a raw sequence number.
   public init(_ rawValue: Int) { self.rawValue = rawValue }
+  /// Earlier-queued announcements come first.
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+  /// The sequence number as text.
   public var description: String { String(rawValue) }
 }
 

@@ -33,28 +33,59 @@ public struct AnnouncementLine: Decodable, Sendable, Equatable {
     let decoded: AnnouncementLine
     do {
       decoded = try JSONDecoder().decode(AnnouncementLine.self, from: Data(line.utf8))
-    } catch let DecodingError.keyNotFound(key, _) {
-      throw LineError("the object has no \"\(key.stringValue)\" field")
-    } catch let DecodingError.typeMismatch(_, context) {
-      throw LineError("the field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type")
-    } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
-      throw LineError(
-        "the field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has an invalid value")
+    } catch let error as LineError {
+      throw error
     } catch {
       throw LineError("it is not a JSON object such as {\"text\": \"Saved\"}")
     }
-    if let timeout = decoded.timeout, !(timeout.isFinite && timeout >= 0) {
-      throw LineError("\"timeout\" must be 0 or more seconds")
+    if InputLines.cleaned(decoded.text) == nil {
+      throw LineError("the \"text\" field is empty")
     }
-    if let delay = decoded.delay, !(delay.isFinite && delay >= 0) {
-      throw LineError("\"delay\" must be 0 or more seconds")
+    for (name, value) in [("timeout", decoded.timeout), ("delay", decoded.delay)] {
+      if let value, !(value.isFinite && value >= 0 && value <= VoiceOptions.longestWait) {
+        throw LineError("\"\(name)\" must be from 0 to 86400 seconds")
+      }
     }
     for (name, value) in [("rate", decoded.rate), ("pitch", decoded.pitch), ("volume", decoded.volume)] {
       if let value, !(-100...100).contains(value) {
         throw LineError("\"\(name)\" must be a whole number from -100 to 100")
       }
     }
+    for (name, value) in [("language", decoded.language), ("voice", decoded.voice)] {
+      if let value, !VoiceOptions.isSafeName(value) {
+        throw LineError("\"\(name)\" must be one word, such as en")
+      }
+    }
     return decoded
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case text, timeout, priority, delay, rate, pitch, volume, language, voice, ssml
+  }
+
+  /// Decodes field by field, so that an error names the field it is about.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    func field<T: Decodable>(_ key: CodingKeys) throws -> T? {
+      do {
+        return try container.decodeIfPresent(T.self, forKey: key)
+      } catch {
+        throw LineError("the \"\(key.stringValue)\" field has a value of the wrong kind")
+      }
+    }
+    guard let text: String = try field(.text) else {
+      throw LineError("the object has no \"text\" field")
+    }
+    self.text = text
+    timeout = try field(.timeout)
+    priority = try field(.priority)
+    delay = try field(.delay)
+    rate = try field(.rate)
+    pitch = try field(.pitch)
+    volume = try field(.volume)
+    language = try field(.language)
+    voice = try field(.voice)
+    ssml = try field(.ssml)
   }
 
   /// This line as an announcement, with `defaults` for every field it leaves out.

@@ -4,7 +4,7 @@ import Synchronization
 /// and tells you whether each one was heard.
 ///
 /// ```swift
-/// let client = try SpeechdClient.connect()
+/// let client = try await SpeechdClient.connect()
 /// let announcer = Announcer(backend: client)
 /// let outcome = await announcer.announce("Saved", retryTimeout: .seconds(2))
 /// ```
@@ -126,7 +126,9 @@ public final class Announcer: Sendable {
   public func announce(_ announcement: Announcement) async -> Outcome {
     let id = takeID()
     return await withCheckedContinuation { continuation in
-      inputs.yield(.enqueue(id, announcement, continuation))
+      if case .terminated = inputs.yield(.enqueue(id, announcement, continuation)) {
+        continuation.resume(returning: .gaveUp(.cancelled))
+      }
     }
   }
 
@@ -145,7 +147,9 @@ public final class Announcer: Sendable {
 
   /// Returns once every queued announcement has its outcome.
   public func waitUntilIdle() async {
-    await withCheckedContinuation { inputs.yield(.whenIdle($0)) }
+    await withCheckedContinuation { continuation in
+      if case .terminated = inputs.yield(.whenIdle(continuation)) { continuation.resume() }
+    }
   }
 
   /// Returns once fewer than `limit` announcements wait behind the one in flight.
@@ -153,7 +157,11 @@ public final class Announcer: Sendable {
   /// A producer that calls this before each ``enqueue(_:)`` keeps memory bounded by
   /// the queue, however fast its input arrives.
   public func waitForRoom(below limit: Int) async {
-    await withCheckedContinuation { inputs.yield(.whenRoom(below: limit, $0)) }
+    await withCheckedContinuation { continuation in
+      if case .terminated = inputs.yield(.whenRoom(below: limit, continuation)) {
+        continuation.resume()
+      }
+    }
   }
 
   /// Gives up every announcement with reason `cancelled` and cancels our speech.
@@ -163,7 +171,9 @@ public final class Announcer: Sendable {
   public func cancelAll(waitingAtMost bound: Duration = .seconds(1)) async {
     let inputs = self.inputs
     _ = await Deadline.wait(atMost: bound) {
-      await withCheckedContinuation { inputs.yield(.cancelAll($0)) }
+      await withCheckedContinuation { continuation in
+        if case .terminated = inputs.yield(.cancelAll(continuation)) { continuation.resume() }
+      }
     }
   }
 

@@ -16,8 +16,9 @@ public enum SSMLValidator {
       let reason = parser.parserError.map { describe($0) } ?? "it is not well-formed XML"
       return "the SSML is not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber): \(reason)"
     }
-    guard delegate.root == "speak" else {
-      return "the SSML must have <speak> as its root element, not <\(delegate.root ?? "")>"
+    guard let root = delegate.root else { return "the SSML has no <speak> element" }
+    guard root == "speak" else {
+      return "the SSML must have <speak> as its root element, not <\(root)>"
     }
     return nil
   }
@@ -26,12 +27,12 @@ public enum SSMLValidator {
     switch (error as NSError).code {
     case 4: "it does not start with an element"
     case 5: "it ends before every element is closed"
-    case 26: "it uses an undefined entity; write & as &amp;"
+    case 26: "it uses an undefined entity, perhaps a bare ampersand that should be escaped"
     case 38, 39, 41: "an attribute is malformed"
-    case 68: "a name is malformed; write & as &amp; and < as &lt;"
+    case 68: "a name is malformed, perhaps a bare ampersand or less-than sign that should be escaped"
     case 73, 76: "a closing tag does not match its opening tag"
     case 85: "there is text after the root element"
-    case let code: "XML parser error \(code)"
+    default: "it is not well-formed XML"
     }
   }
 

@@ -59,6 +59,10 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
   private static func open(_ address: SpeechdAddress, appName: String)
     throws(SpeechdConnectError) -> SpeechdClient
   {
+    if SSIPGreeting.check(address) == .somethingElse {
+      throw .unreachable(
+        address, detail: "something answered there, but it does not speak speech-dispatcher's protocol")
+    }
     guard let cAddress = address.makeCAddress() else {
       throw .unreachable(address, detail: "out of memory")
     }
@@ -142,8 +146,8 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
   public func synthesisVoices(module: String?, language: String?) async -> [SynthesisVoice] {
     await onLibspeechd { client in
       guard let connection = client.connection else { return [] }
-      if let module { spd_set_output_module(connection, module) }
-      if let language { spd_set_language(connection, language) }
+      if let module, VoiceOptions.isSafeName(module) { spd_set_output_module(connection, module) }
+      if let language, VoiceOptions.isSafeName(language) { spd_set_language(connection, language) }
       guard let list = spd_list_synthesis_voices(connection) else { return [] }
       defer { free_spd_voices(list) }
       var voices: [SynthesisVoice] = []
@@ -200,7 +204,7 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
         ? SSMLDocument.speaking(ssml: request.text, finalMark: SpeechRequest.finalMarkName)
         : SSMLDocument.speaking(plainText: request.text, finalMark: SpeechRequest.finalMarkName)
     }
-    if let icon = request.soundIcon, request.purpose == .announcement {
+    if let icon = request.soundIcon, request.purpose == .announcement, VoiceOptions.isSafeName(icon) {
       // At `message` priority the icon is not cancelled by the `text` that follows it:
       // the text waits until the icon has played.
       let iconPriority: SpeechPriority =
@@ -228,10 +232,12 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
   private func applyVoice(_ voice: VoiceOptions, on connection: UnsafeMutablePointer<SPDConnection>)
   {
     guard voice != appliedVoice else { return }
-    if let module = voice.outputModule { spd_set_output_module(connection, module) }
-    if let language = voice.language { spd_set_language(connection, language) }
+    // Names go into protocol lines verbatim, so only safe ones are sent.
+    let safe = { (name: String?) in name.flatMap { VoiceOptions.isSafeName($0) ? $0 : nil } }
+    if let module = safe(voice.outputModule) { spd_set_output_module(connection, module) }
+    if let language = safe(voice.language) { spd_set_language(connection, language) }
     if let type = voice.voiceType { spd_set_voice_type(connection, type.cValue) }
-    if let name = voice.voiceName { spd_set_synthesis_voice(connection, name) }
+    if let name = safe(voice.voiceName) { spd_set_synthesis_voice(connection, name) }
     if let rate = voice.rate { spd_set_voice_rate(connection, Int32(rate)) }
     if let pitch = voice.pitch { spd_set_voice_pitch(connection, Int32(pitch)) }
     if let range = voice.pitchRange { spd_set_voice_pitch_range(connection, Int32(range)) }

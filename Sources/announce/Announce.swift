@@ -60,7 +60,10 @@ struct Announce: AsyncParsableCommand {
         address: output.address, appName: output.appName)
     } catch {
       terminal.error(error.description)
-      throw ExitCode(ExitStatus.serviceUnavailable)
+      throw ExitCode(ExitStatus.forConnectError(error))
+    }
+    if readsStandardInput && isatty(0) == 1 {
+      terminal.error("Reading announcements from the terminal, one per line; press Control-D to finish.")
     }
     let session = AnnounceSession(
       announcer: Announcer(backend: backend), defaults: announcement(text: ""), output: output,
@@ -95,7 +98,7 @@ struct Announce: AsyncParsableCommand {
       return try await SpeechdClient.connect(address: output.address, appName: output.appName)
     } catch {
       terminal.error(error.description)
-      throw ExitCode(ExitStatus.serviceUnavailable)
+      throw ExitCode(ExitStatus.forConnectError(error))
     }
   }
 

@@ -46,7 +46,8 @@ final class AnnounceSession: Sendable {
         if output.verbose { terminal.error(EventDescription.line(for: event)) }
         if case .gaveUp(let reason) = event.kind {
           failures.append(reason)
-          terminal.error("Not delivered: \"\(event.text)\": \(reason.explanation).")
+          terminal.error(
+            "Not delivered: \"\(EventDescription.shortened(event.text))\": \(reason.explanation).")
         }
       }
       return failures

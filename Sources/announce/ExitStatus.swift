@@ -12,6 +12,15 @@ enum ExitStatus {
   /// The speech service or the audio output is unavailable (EX_UNAVAILABLE).
   static let serviceUnavailable: Int32 = 69
 
+  /// A usage error, such as an invalid option or environment value (EX_USAGE).
+  static let usage: Int32 = 64
+
+  /// The status when connecting failed: a malformed `SPEECHD_ADDRESS` is a usage error.
+  static func forConnectError(_ error: SpeechdConnectError) -> Int32 {
+    if case .invalidAddress = error { return usage }
+    return serviceUnavailable
+  }
+
   /// 128 plus the signal number, as shells report it: 130 for SIGINT, 143 for SIGTERM.
   static func interrupted(by signalNumber: Int32) -> Int32 { 128 + signalNumber }
 

@@ -42,19 +42,19 @@ struct AnnouncerOptions: ParsableArguments {
 
   mutating func resolve(environment: [String: String]) throws {
     if let timeout {
-      guard timeout.isFinite, timeout >= 0 else {
-        throw ValidationError("--timeout must be a number of seconds, 0 or more, such as 3 or 0.5.")
+      guard Self.isWait(timeout) else {
+        throw ValidationError("--timeout must be a number of seconds from 0 to 86400, such as 3 or 0.5.")
       }
       resolvedTimeout = timeout
     } else if let text = environment["ANNOUNCE_TIMEOUT"], !text.isEmpty {
-      guard let value = Double(text), value.isFinite, value >= 0 else {
+      guard let value = Double(text), Self.isWait(value) else {
         throw ValidationError(
-          "ANNOUNCE_TIMEOUT=\(text) is not a number of seconds; set it to 0 or more, such as 3, or unset it.")
+          "ANNOUNCE_TIMEOUT=\(text) is not a number of seconds from 0 to 86400; set it to one, such as 3, or unset it.")
       }
       resolvedTimeout = value
     }
-    if let delay, !(delay.isFinite && delay >= 0) {
-      throw ValidationError("--delay must be a number of seconds, 0 or more, such as 1 or 0.5.")
+    if let delay, !Self.isWait(delay) {
+      throw ValidationError("--delay must be a number of seconds from 0 to 86400, such as 1 or 0.5.")
     }
     if let priority {
       resolvedPriority = priority
@@ -65,9 +65,14 @@ struct AnnouncerOptions: ParsableArguments {
       }
       resolvedPriority = value
     }
-    if let soundIcon, soundIcon.isEmpty || soundIcon.contains(where: \.isNewline) {
-      throw ValidationError("--sound-icon needs the name of a sound icon, such as message.")
+    if let soundIcon, !VoiceOptions.isSafeName(soundIcon) {
+      throw ValidationError("--sound-icon needs the name of a sound icon, one word such as message.")
     }
+  }
+
+  /// Whether `seconds` is a wait announce accepts: 0 to one day.
+  private static func isWait(_ seconds: Double) -> Bool {
+    seconds.isFinite && seconds >= 0 && seconds <= VoiceOptions.longestWait
   }
 }
 
@@ -135,7 +140,7 @@ struct VoiceArguments: ParsableArguments {
   }
 
   private func isSingleWord(_ text: String) -> Bool {
-    !text.isEmpty && !text.contains(where: { $0.isWhitespace })
+    VoiceOptions.isSafeName(text)
   }
 
   var options: VoiceOptions {

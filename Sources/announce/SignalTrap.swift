@@ -21,7 +21,8 @@ final class SignalTrap {
     }
   }
 
-  /// Restores the default handling.
+  /// Stops reacting to the signals; they stay ignored, so a late one cannot kill the
+  /// process while it prints its results.
   func disarm() {
     for source in sources { source.cancel() }
   }

@@ -15,13 +15,11 @@ struct Terminal: Sendable {
   /// Writes one line to standard output. A closed pipe is ignored (SIGPIPE is ignored too).
   func standardOutput(_ line: String) {
     let bytes = Array((line + "\n").utf8)
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(1, buffer.baseAddress! + offset, buffer.count - offset)
-        if written <= 0 { return }
-        offset += written
-      }
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+      if written <= 0 { return }
+      offset += written
     }
   }
 }
@@ -41,7 +39,13 @@ enum EventDescription {
     case .spoken(let duration): what = "spoken after \(String(format: "%.2f", duration.seconds)) seconds"
     case .gaveUp(let reason): what = "gave up: \(reason.explanation)"
     }
-    return "\(String(format: "%.2f", event.time.seconds)) s: \"\(event.text)\": \(what)"
+    return "\(String(format: "%.2f", event.time.seconds)) s: \"\(shortened(event.text))\": \(what)"
+  }
+
+  /// At most 80 characters of `text`, so a long announcement is not read out on every event.
+  static func shortened(_ text: String) -> String {
+    let flat = text.replacingOccurrences(of: "\n", with: " ")
+    return flat.count <= 80 ? flat : flat.prefix(79) + "…"
   }
 }
 

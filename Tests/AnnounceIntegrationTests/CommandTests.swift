@@ -75,3 +75,58 @@ extension CommandTests {
     #expect(result.standardError.isEmpty)
   }
 }
+
+extension CommandTests {
+  /// A Unix socket that accepts connections, says something that is not SSIP, and hangs up.
+  final class ImpostorListener: Sendable {
+    let path = NSTemporaryDirectory() + "announce-impostor-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+
+    init() throws {
+      let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+      var address = sockaddr_un()
+      address.sun_family = sa_family_t(AF_UNIX)
+      withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        raw.copyBytes(from: path.utf8)
+        raw[path.utf8.count] = 0
+      }
+      let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+      }
+      guard bound == 0, listen(listener, 8) == 0 else { throw SpawnError(description: "bind failed") }
+      Thread {
+        while true {
+          let client = accept(listener, nil, nil)
+          if client < 0 { return }
+          _ = "HTTP/1.1 400 Bad Request\r\n\r\n".withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+          close(client)
+        }
+      }.start()
+    }
+  }
+
+  @Test func somethingThatIsNotSpeechDispatcherAtTheAddressIsReportedNotCrashedOn() throws {
+    let impostor = try ImpostorListener()
+    defer { unlink(impostor.path) }
+    let result = try announce(["--address", "unix_socket:\(impostor.path)", "Saved"])
+    #expect(result.status == 69, "\(result.standardError)")
+    #expect(result.standardError.contains("does not speak speech-dispatcher's protocol"))
+    #expect(result.standardError.split(separator: "\n").count == 1)
+  }
+
+  @Test(arguments: [
+    ["--timeout", "1e308", "x"], ["--delay", "1e20", "x"], ["--timeout", "86401", "x"],
+    ["--language", "en\r\nQUIT", "x"], ["--sound-icon", "a b", "x"],
+  ])
+  func hugeWaitsAndUnsafeNamesAreUsageErrors(arguments: [String]) throws {
+    let result = try announce(arguments)
+    #expect(result.status == 64, "\(result.standardError)")
+  }
+
+  @Test func anInvalidSpeechdAddressVariableIsAUsageError() throws {
+    let result = try announce(["Saved"], environment: ["SPEECHD_ADDRESS": "garbage"])
+    #expect(result.status == 64)
+    #expect(result.standardError.contains("SPEECHD_ADDRESS"))
+  }
+}

@@ -65,9 +65,9 @@ import Testing
 
   @Test(arguments: [
     (["--timeout", "soon", "x"], ["--timeout"]),
-    (["--timeout", "-1", "x"], ["--timeout", "0 or more"]),
+    (["--timeout", "-1", "x"], ["--timeout", "from 0 to 86400"]),
     (["--timeout", "inf", "x"], ["--timeout"]),
-    (["--delay", "-2", "x"], ["--delay", "0 or more"]),
+    (["--delay", "-2", "x"], ["--delay", "from 0 to 86400"]),
     (["--priority", "loud", "x"], ["priority", "important", "message", "text", "notification", "progress"]),
     (["--rate", "101", "x"], ["--rate", "-100 to 100"]),
     (["--pitch", "-101", "x"], ["--pitch", "-100 to 100"]),

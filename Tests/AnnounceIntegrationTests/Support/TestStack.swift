@@ -88,7 +88,10 @@ final class TestStack: Sendable {
   static func stopAll() {
     for directory in started.withLock({ $0 }) {
       _ = try? Command.run(script, ["stop", directory])
-      try? FileManager.default.removeItem(atPath: directory)
+      // ANNOUNCE_KEEP_TEST_STACKS=1 keeps the daemons' logs for a post-mortem.
+      if ProcessInfo.processInfo.environment["ANNOUNCE_KEEP_TEST_STACKS"] != "1" {
+        try? FileManager.default.removeItem(atPath: directory)
+      }
     }
   }
 
