@@ -20,26 +20,20 @@ final class TestStack: Sendable {
   var address: String { environment["SPEECHD_ADDRESS"] ?? "" }
 
   /// The stack every integration suite shares; started once, stopped when the test process exits.
-  static let shared: Result<TestStack, StackError> = {
-    do {
-      return .success(try TestStack.start(name: "shared"))
-    } catch let error as StackError {
-      return .failure(error)
-    } catch {
-      return .failure(StackError("\(error)"))
-    }
-  }()
+  static let shared = startOnce(name: "shared")
 
   /// A second stack whose speech-dispatcher cannot reach any audio server.
-  static let brokenAudio: Result<TestStack, StackError> = {
+  static let brokenAudio = startOnce(name: "broken-audio", brokenAudio: true)
+
+  private static func startOnce(name: String, brokenAudio: Bool = false) -> Result<TestStack, StackError> {
     do {
-      return .success(try TestStack.start(name: "broken-audio", brokenAudio: true))
+      return .success(try TestStack.start(name: name, brokenAudio: brokenAudio))
     } catch let error as StackError {
       return .failure(error)
     } catch {
       return .failure(StackError("\(error)"))
     }
-  }()
+  }
 
   private static let started = Mutex<[String]>([])
 
