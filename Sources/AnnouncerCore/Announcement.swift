@@ -30,8 +30,8 @@ public struct VoiceOptions: Sendable, Equatable, Hashable {
       }
   }
 
-  /// The longest timeout or delay accepted, in seconds: one day.
-  public static let longestWait: Double = 86_400
+  /// The range of rate, pitch, pitch range and volume.
+  public static let levelRange: ClosedRange<Int> = -100...100
 
   /// Speaking rate, −100 (slowest) to 100 (fastest).
   public var rate: Int?
@@ -107,6 +107,14 @@ public struct VoiceOptions: Sendable, Equatable, Hashable {
 
 /// One thing to say, with everything that decides how and how hard it is tried.
 public struct Announcement: Sendable, Equatable {
+  /// The longest timeout or delay accepted, in seconds: one day.
+  public static let longestWait: Double = 86_400
+
+  /// Whether `seconds` is an acceptable timeout or delay: from 0 to ``longestWait``.
+  public static func acceptsWait(_ seconds: Double) -> Bool {
+    seconds.isFinite && seconds >= 0 && seconds <= longestWait
+  }
+
   /// What to say: plain text, or an SSML document when `isSSML` is true.
   public var text: String
   /// Whether `text` is SSML rather than plain text.

@@ -42,12 +42,12 @@ public struct AnnouncementLine: Decodable, Sendable, Equatable {
       throw LineError("the \"text\" field is empty")
     }
     for (name, value) in [("timeout", decoded.timeout), ("delay", decoded.delay)] {
-      if let value, !(value.isFinite && value >= 0 && value <= VoiceOptions.longestWait) {
+      if let value, !Announcement.acceptsWait(value) {
         throw LineError("\"\(name)\" must be from 0 to 86400 seconds")
       }
     }
     for (name, value) in [("rate", decoded.rate), ("pitch", decoded.pitch), ("volume", decoded.volume)] {
-      if let value, !(-100...100).contains(value) {
+      if let value, !VoiceOptions.levelRange.contains(value) {
         throw LineError("\"\(name)\" must be a whole number from -100 to 100")
       }
     }

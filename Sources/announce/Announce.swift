@@ -54,13 +54,8 @@ struct Announce: AsyncParsableCommand {
         }
       }
     }
-    let backend: ReconnectingSpeechdBackend
-    do {
-      backend = try await ReconnectingSpeechdBackend.connect(
-        address: output.address, appName: output.appName)
-    } catch {
-      terminal.error(error.description)
-      throw ExitCode(ExitStatus.forConnectError(error))
+    let backend = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
+      try await ReconnectingSpeechdBackend.connect(address: output.address, appName: output.appName)
     }
     if readsStandardInput && isatty(0) == 1 {
       terminal.error("Reading announcements from the terminal, one per line; press Control-D to finish.")
@@ -93,9 +88,12 @@ struct Announce: AsyncParsableCommand {
     if status != ExitStatus.success { throw ExitCode(status) }
   }
 
-  private func connect(terminal: Terminal) async throws -> SpeechdClient {
+  /// Runs `connect`; on failure, says why in one sentence and exits with the matching status.
+  private func connecting<Backend>(
+    terminal: Terminal, _ connect: () async throws(SpeechdConnectError) -> Backend
+  ) async throws -> Backend {
     do {
-      return try await SpeechdClient.connect(address: output.address, appName: output.appName)
+      return try await connect()
     } catch {
       terminal.error(error.description)
       throw ExitCode(ExitStatus.forConnectError(error))
@@ -103,7 +101,9 @@ struct Announce: AsyncParsableCommand {
   }
 
   private func listDiscovery(terminal: Terminal) async throws {
-    let client = try await connect(terminal: terminal)
+    let client = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
+      try await SpeechdClient.connect(address: output.address, appName: output.appName)
+    }
     if output.listModules {
       for module in await client.outputModules() { print(module) }
     }

@@ -42,18 +42,18 @@ struct AnnouncerOptions: ParsableArguments {
 
   mutating func resolve(environment: [String: String]) throws {
     if let timeout {
-      guard Self.isWait(timeout) else {
+      guard Announcement.acceptsWait(timeout) else {
         throw ValidationError("--timeout must be a number of seconds from 0 to 86400, such as 3 or 0.5.")
       }
       resolvedTimeout = timeout
     } else if let text = environment["ANNOUNCE_TIMEOUT"], !text.isEmpty {
-      guard let value = Double(text), Self.isWait(value) else {
+      guard let value = Double(text), Announcement.acceptsWait(value) else {
         throw ValidationError(
           "ANNOUNCE_TIMEOUT=\(text) is not a number of seconds from 0 to 86400; set it to one, such as 3, or unset it.")
       }
       resolvedTimeout = value
     }
-    if let delay, !Self.isWait(delay) {
+    if let delay, !Announcement.acceptsWait(delay) {
       throw ValidationError("--delay must be a number of seconds from 0 to 86400, such as 1 or 0.5.")
     }
     if let priority {
@@ -68,11 +68,6 @@ struct AnnouncerOptions: ParsableArguments {
     if let soundIcon, !VoiceOptions.isSafeName(soundIcon) {
       throw ValidationError("--sound-icon needs the name of a sound icon, one word such as message.")
     }
-  }
-
-  /// Whether `seconds` is a wait announce accepts: 0 to one day.
-  private static func isWait(_ seconds: Double) -> Bool {
-    seconds.isFinite && seconds >= 0 && seconds <= VoiceOptions.longestWait
   }
 }
 
@@ -110,12 +105,12 @@ struct VoiceArguments: ParsableArguments {
 
   mutating func resolve(environment: [String: String]) throws {
     for (name, value) in [("--rate", rate), ("--pitch", pitch), ("--pitch-range", pitchRange), ("--volume", volume)] {
-      if let value, !(-100...100).contains(value) {
+      if let value, !VoiceOptions.levelRange.contains(value) {
         throw ValidationError("\(name) must be a whole number from -100 to 100, not \(value).")
       }
     }
     if rate == nil, let text = environment["ANNOUNCE_RATE"], !text.isEmpty {
-      guard let value = Int(text), (-100...100).contains(value) else {
+      guard let value = Int(text), VoiceOptions.levelRange.contains(value) else {
         throw ValidationError(
           "ANNOUNCE_RATE=\(text) is not a rate; set it to a whole number from -100 to 100, or unset it.")
       }
