@@ -3,8 +3,7 @@ import ArgumentParser
 import Foundation
 
 /// The `announce` command: parses, validates, and maps outcomes to exit status.
-/// Everything else happens in AnnouncerCore.
-@main
+/// Everything else happens in AnnouncerCore. ``Main`` starts it.
 struct Announce: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce",
@@ -37,11 +36,21 @@ struct Announce: AsyncParsableCommand {
     if output.input == .json && !readsStandardInput {
       throw ValidationError("--input json reads standard input; give no TEXT, or \"-\".")
     }
+    if output.detach && readsStandardInput && isatty(0) == 1 {
+      throw ValidationError(
+        "--detach cannot read announcements from the terminal; give them as TEXT, or pipe them in.")
+    }
+    if output.detachedChild {
+      // The background half of --detach writes its outcomes to the log.
+      output.json = true
+      output.verbose = false
+    }
   }
 
   func run() async throws {
     signal(SIGPIPE, SIG_IGN)
-    let terminal = Terminal(quiet: output.quiet)
+    let terminal = Terminal(
+      quiet: output.quiet, log: output.detachedChild ? OutcomeLog.forUser() : nil)
     if output.listModules || output.listVoices {
       try await listDiscovery(terminal: terminal)
       return
@@ -49,10 +58,16 @@ struct Announce: AsyncParsableCommand {
     if announcer.ssml && !readsStandardInput {
       for text in texts {
         if let problem = SSMLValidator.problem(in: text) {
-          terminal.error("Bad input: \(problem.capitalizedFirst); fix the SSML or leave out --ssml.")
+          terminal.failure(
+            "Bad input: \(problem.capitalizedFirst); fix the SSML or leave out --ssml.",
+            status: ExitStatus.badInput)
           throw ExitCode(ExitStatus.badInput)
         }
       }
+    }
+    if output.detach {
+      try await detachDelivery(terminal: terminal)
+      return
     }
     let backend = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
       try await ReconnectingSpeechdBackend.connect(address: output.address, appName: output.appName)
@@ -80,23 +95,25 @@ struct Announce: AsyncParsableCommand {
       }
     let summary = await session.run(lines, format: output.input, ssml: announcer.ssml)
     if summary.failures.contains(.disconnected) {
-      terminal.error(
+      terminal.failure(
         "speech-dispatcher at \(backend.address) went away and did not come back in time; "
-          + "start it again, and read its log in ~/.cache/speech-dispatcher/log if it keeps stopping.")
+          + "start it again, and read its log in ~/.cache/speech-dispatcher/log if it keeps stopping.",
+        status: ExitStatus.serviceUnavailable)
     }
     let status = ExitStatus.forSummary(summary)
     if status != ExitStatus.success { throw ExitCode(status) }
   }
 
   /// Runs `connect`; on failure, says why in one sentence and exits with the matching status.
-  private func connecting<Backend>(
+  func connecting<Backend>(
     terminal: Terminal, _ connect: () async throws(SpeechdConnectError) -> Backend
   ) async throws -> Backend {
     do {
       return try await connect()
     } catch {
-      terminal.error(error.description)
-      throw ExitCode(ExitStatus.forConnectError(error))
+      let status = ExitStatus.forConnectError(error)
+      terminal.failure(error.description, status: status)
+      throw ExitCode(status)
     }
   }
 

@@ -177,7 +177,21 @@ struct OutputOptions: ParsableArguments {
   @Flag(help: "List the synthesis voices of the chosen module and language, and exit.")
   var listVoices = false
 
+  @Flag(help: "Check the input and the connection, then deliver in the background and exit 0 at once; outcomes go to ~/.local/state/announce/log.jsonl.")
+  var detach = false
+
+  /// Set in the background process that `--detach` starts; see ``Detach``.
+  @Flag(name: .customLong("detached-child"), help: .private)
+  var detachedChild = false
+
   func validate() throws {
+    if detach && (listModules || listVoices) {
+      throw ValidationError("--detach delivers announcements; leave it out with --list-modules and --list-voices.")
+    }
+    if detach && (json || verbose) {
+      throw ValidationError(
+        "--detach returns before anything is spoken, so \(json ? "--json" : "--verbose") would print nothing; leave it out and read the outcomes in ~/.local/state/announce/log.jsonl.")
+    }
     if let address, SpeechdAddress.parse(address) == nil {
       throw ValidationError(
         "--address \"\(address)\" is not a speech-dispatcher address; use unix_socket:PATH or inet_socket:HOST:PORT.")

@@ -5,6 +5,8 @@ import Foundation
 struct Terminal: Sendable {
   /// When true, nothing goes to standard error.
   var quiet: Bool
+  /// For the background half of `--detach`: outcome lines and failures go to this log.
+  var log: OutcomeLog? = nil
 
   /// Writes one line to standard error, unless quiet.
   func error(_ line: String) {
@@ -12,8 +14,20 @@ struct Terminal: Sendable {
     FileHandle.standardError.write(Data((line + "\n").utf8))
   }
 
-  /// Writes one line to standard output. A closed pipe is ignored (SIGPIPE is ignored too).
+  /// Writes one line to standard error, and to the log of a detached run, for a failure
+  /// that ends the run with `status`.
+  func failure(_ line: String, status: Int32) {
+    error(line)
+    log?.record(error: line, status: status)
+  }
+
+  /// Writes one line to standard output, or to the log of a detached run.
+  /// A closed pipe is ignored (SIGPIPE is ignored too).
   func standardOutput(_ line: String) {
+    if let log {
+      log.record(event: line)
+      return
+    }
     let bytes = Array((line + "\n").utf8)
     var offset = 0
     while offset < bytes.count {

@@ -1,0 +1,25 @@
+import AnnouncerCore
+import ArgumentParser
+import Foundation
+
+extension Announce {
+  /// `--detach`: connects, so that an unreachable speech-dispatcher is still reported
+  /// here with its exit status, then starts the delivery in the background and returns.
+  ///
+  /// The connection is not closed: the process exits at once, which closes it, and a
+  /// polite goodbye would cost a round trip of the latency that `--detach` exists to save.
+  func detachDelivery(terminal: Terminal) async throws {
+    let client = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
+      try await SpeechdClient.connect(address: output.address, appName: output.appName)
+    }
+    do {
+      _ = try Detach.spawnChild(
+        arguments: Array(CommandLine.arguments.dropFirst()),
+        passesStandardInput: readsStandardInput)
+    } catch {
+      terminal.error(error.description)
+      throw ExitCode(ExitStatus.serviceUnavailable)
+    }
+    withExtendedLifetime(client) {}
+  }
+}

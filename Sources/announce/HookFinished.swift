@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+
+/// `announce hook-finished`: what the shell hook of `announce init` runs, in the
+/// background, when a command that may qualify has finished.
+///
+/// It leaves the shell's session, decides with ``HookMessage`` whether and how the
+/// command is announced, and speaks the sentence as the background half of `--detach`
+/// does, with its outcome in the ``OutcomeLog``.
+struct HookFinished: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "announce hook-finished",
+    abstract: "Announce that a command finished, as the shell hook of announce init does.",
+    discussion: """
+      Reads ANNOUNCE_MIN_SECONDS, ANNOUNCE_IGNORE, ANNOUNCE_FORMAT_OK, ANNOUNCE_FORMAT_FAIL \
+      and ANNOUNCE_ON_INTERRUPT. The announcement waits up to 30 seconds for other speech \
+      to end, or ANNOUNCE_TIMEOUT. The outcome goes to the log of --detach.
+      """)
+
+  /// The subcommand's name, as the first argument.
+  static let name = "hook-finished"
+  /// The retry window of the hook's announcements when `ANNOUNCE_TIMEOUT` is not set.
+  static let defaultTimeout = "30"
+
+  @Option(help: ArgumentHelp("The command's exit status.", valueName: "status"))
+  var status: Int32
+
+  @Option(help: ArgumentHelp("How long the command ran, in milliseconds.", valueName: "milliseconds"))
+  var milliseconds: Int
+
+  @Argument(help: "The command line as typed; empty when not known.")
+  var commandLine: [String] = []
+
+  func run() async throws {
+    // Out of the terminal's session, so that neither Control-C nor closing the
+    // terminal cuts the announcement off. It fails harmlessly when already a leader.
+    setsid()
+    let environment = ProcessInfo.processInfo.environment
+    let finished = FinishedCommand(
+      commandLine: commandLine.joined(separator: " "), status: status,
+      seconds: Double(milliseconds) / 1000)
+    guard
+      let sentence = HookMessage.sentence(
+        for: finished, settings: HookSettings(environment: environment))
+    else { return }
+    var arguments = [Detach.childFlag]
+    if (environment["ANNOUNCE_TIMEOUT"] ?? "").isEmpty {
+      arguments += ["--timeout", Self.defaultTimeout]
+    }
+    do {
+      let speaker = try Announce.parse(arguments + ["--", sentence])
+      try await speaker.run()
+    } catch let error as ExitCode {
+      throw error
+    } catch {
+      // An invalid ANNOUNCE_ variable: say so where the user can find it.
+      let status = Announce.exitCode(for: error).rawValue
+      OutcomeLog.forUser().record(
+        error: "The shell hook could not announce \"\(sentence)\": \(Announce.message(for: error))",
+        status: status)
+      throw ExitCode(status)
+    }
+  }
+}

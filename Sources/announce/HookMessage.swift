@@ -1,0 +1,110 @@
+import Foundation
+
+/// A command that a shell hook saw finish.
+struct FinishedCommand: Equatable {
+  /// The command line as typed; empty when the shell could not tell.
+  var commandLine: String
+  /// Its exit status, as `$?` reported it.
+  var status: Int32
+  /// How long it ran, in seconds.
+  var seconds: Double
+}
+
+/// The shell hook's settings, read from the environment each time a command finishes.
+///
+/// An empty variable counts as unset, as for the other `ANNOUNCE_` variables. An
+/// invalid `ANNOUNCE_MIN_SECONDS` counts as unset too: the hook runs in the
+/// background, where an error message would reach nobody.
+struct HookSettings: Equatable {
+  /// Commands that ran shorter than this many seconds are not announced.
+  var minimumSeconds = 10.0
+  /// Programs whose commands are never announced.
+  var ignored = HookSettings.defaultIgnored
+  /// The sentence for status 0, with `{command}`, `{status}` and `{duration}`.
+  var successFormat = "{command} finished after {duration}"
+  /// The sentence for any other status.
+  var failureFormat = "{command} failed with status {status} after {duration}"
+  /// Whether a command stopped with Control-C (status 130) is announced.
+  var announcesInterrupted = false
+
+  /// Interactive programs: the user was there while they ran, so their end is no news.
+  static let defaultIgnored: [String] = [
+    "vi", "vim", "nvim", "nano", "emacs", "less", "more", "most", "man", "info", "ssh", "mosh",
+    "top", "htop", "btop", "watch", "tmux", "screen", "su", "tig", "mc", "ranger", "fzf",
+  ]
+
+  init() {}
+
+  /// The settings from `ANNOUNCE_MIN_SECONDS`, `ANNOUNCE_IGNORE`, `ANNOUNCE_FORMAT_OK`,
+  /// `ANNOUNCE_FORMAT_FAIL` and `ANNOUNCE_ON_INTERRUPT`.
+  init(environment: [String: String]) {
+    func value(_ name: String) -> String? {
+      guard let text = environment[name], !text.isEmpty else { return nil }
+      return text
+    }
+    if let text = value("ANNOUNCE_MIN_SECONDS"), let seconds = Double(text), seconds.isFinite,
+      seconds >= 0
+    {
+      minimumSeconds = seconds
+    }
+    if let text = value("ANNOUNCE_IGNORE") {
+      ignored = text.split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+    successFormat = value("ANNOUNCE_FORMAT_OK") ?? successFormat
+    failureFormat = value("ANNOUNCE_FORMAT_FAIL") ?? failureFormat
+    announcesInterrupted = value("ANNOUNCE_ON_INTERRUPT") == "1"
+  }
+}
+
+/// Decides whether a finished command is announced, and in which words.
+enum HookMessage {
+  /// The status of a command stopped with Control-C: 128 plus SIGINT.
+  static let interruptedStatus: Int32 = 130
+  /// The status of a job stopped with Control-Z: 128 plus SIGTSTP. It has not finished.
+  static let suspendedStatus: Int32 = 148
+  /// How the command is named when the shell could not tell its text.
+  static let unknownCommand = "the command"
+
+  /// The sentence to speak for `command`, or `nil` when it is not announced.
+  static func sentence(for command: FinishedCommand, settings: HookSettings) -> String? {
+    guard command.seconds >= settings.minimumSeconds else { return nil }
+    if command.status == suspendedStatus { return nil }
+    if command.status == interruptedStatus && !settings.announcesInterrupted { return nil }
+    let words = CommandWords(command.commandLine)
+    let ignored = Set(settings.ignored)
+    if words.programs.contains(where: ignored.contains) { return nil }
+    let name = words.shortName.isEmpty ? unknownCommand : words.shortName
+    let format = command.status == 0 ? settings.successFormat : settings.failureFormat
+    let sentence = format
+      .replacingOccurrences(of: "{command}", with: name)
+      .replacingOccurrences(of: "{status}", with: String(command.status))
+      .replacingOccurrences(of: "{duration}", with: SpokenDuration.text(seconds: command.seconds))
+    return sentence.capitalizedFirst
+  }
+}
+
+/// A duration as people say it: "1 minute 5 seconds", "1 hour 2 minutes".
+enum SpokenDuration {
+  /// At most two units, the smaller one left out when it is zero; under an hour to the
+  /// second, under a day to the minute, beyond that to the hour.
+  static func text(seconds: Double) -> String {
+    guard seconds.isFinite, seconds >= 0.5 else { return "less than a second" }
+    let total = Int(seconds.rounded())
+    if total < 60 { return count(total, "second") }
+    if total < 3600 { return pair(total / 60, "minute", total % 60, "second") }
+    let minutes = Int((seconds / 60).rounded())
+    if minutes < 24 * 60 { return pair(minutes / 60, "hour", minutes % 60, "minute") }
+    let hours = Int((seconds / 3600).rounded())
+    return pair(hours / 24, "day", hours % 24, "hour")
+  }
+
+  private static func pair(_ large: Int, _ largeUnit: String, _ small: Int, _ smallUnit: String)
+    -> String
+  {
+    small == 0 ? count(large, largeUnit) : count(large, largeUnit) + " " + count(small, smallUnit)
+  }
+
+  private static func count(_ value: Int, _ unit: String) -> String {
+    "\(value) \(unit)\(value == 1 ? "" : "s")"
+  }
+}

@@ -1,0 +1,18 @@
+/// The program's entry: `init` and `hook-finished` as the very first argument choose
+/// those subcommands; anything else is the `announce` command itself.
+///
+/// The choice is made here, not with ArgumentParser's subcommands, because a command
+/// with subcommands also gets a `help` subcommand and takes any first TEXT that names
+/// one; `announce help` and `announce "Saved" init` must go on speaking. To speak the
+/// word "init" itself, end the options first: `announce -- init`.
+@main
+enum Main {
+  static func main() async {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    switch arguments.first {
+    case "init": ShellInit.main(Array(arguments.dropFirst()))
+    case HookFinished.name: await HookFinished.main(Array(arguments.dropFirst()))
+    default: await Announce.main(arguments)
+    }
+  }
+}

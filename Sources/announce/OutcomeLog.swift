@@ -1,0 +1,131 @@
+import Foundation
+
+/// The log of what detached runs and the shell hook did: one JSON object per line, in
+/// the format of `--json`, with `at` (local time, ISO 8601) and `pid` added.
+///
+/// Only outcomes are kept: `spoken`, `gave-up`, `merged` and `rejected` events, and an
+/// `error` line with a sentence when a run failed as a whole, such as when
+/// speech-dispatcher could not be reached. The file is rotated when a line would take
+/// it past ``bound`` bytes: it becomes `log.jsonl.1`, replacing the one before.
+/// Writers in several processes take turns through a lock file beside the log.
+struct OutcomeLog: Sendable {
+  /// One mebibyte.
+  static let defaultBound = 1 << 20
+  /// The events that say how an announcement or input line ended.
+  static let outcomeEvents: Set<String> = ["spoken", "gave-up", "merged", "rejected"]
+
+  /// The log file.
+  let path: String
+  /// The size at which the file is rotated.
+  let bound: Int
+
+  init(path: String, bound: Int = OutcomeLog.defaultBound) {
+    self.path = path
+    self.bound = bound
+  }
+
+  /// The log for this user: `$XDG_STATE_HOME/announce/log.jsonl`, or
+  /// `~/.local/state/announce/log.jsonl` when that variable is unset or not absolute.
+  static func forUser(environment: [String: String] = ProcessInfo.processInfo.environment)
+    -> OutcomeLog
+  {
+    OutcomeLog(path: defaultPath(environment: environment))
+  }
+
+  /// Where ``forUser(environment:)`` writes.
+  static func defaultPath(environment: [String: String]) -> String {
+    let state: String
+    if let home = environment["XDG_STATE_HOME"], home.hasPrefix("/") {
+      state = home
+    } else {
+      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+      state = home + "/.local/state"
+    }
+    return state + "/announce/log.jsonl"
+  }
+
+  /// The path of the rotated, older log.
+  var olderPath: String { path + ".1" }
+
+  /// Appends `jsonLine`, an event line of `--json`, if it is an outcome.
+  func record(event jsonLine: String, at date: Date = Date(), pid: Int32 = getpid()) {
+    guard let name = Self.eventName(of: jsonLine), Self.outcomeEvents.contains(name) else { return }
+    append(Self.stamped(jsonLine, at: date, pid: pid))
+  }
+
+  /// Appends an `error` line with `sentence`, for a run that failed as a whole.
+  func record(error sentence: String, status: Int32, at date: Date = Date(), pid: Int32 = getpid()) {
+    append(
+      Self.stamped(
+        "{\"event\":\"error\",\"text\":\(Self.quoted(sentence)),\"status\":\(status)}", at: date,
+        pid: pid))
+  }
+
+  /// The value of the `event` field that starts every line of `--json`.
+  static func eventName(of jsonLine: String) -> String? {
+    let prefix = "{\"event\":\""
+    guard jsonLine.hasPrefix(prefix) else { return nil }
+    let rest = jsonLine.dropFirst(prefix.count)
+    guard let end = rest.firstIndex(of: "\"") else { return nil }
+    return String(rest[..<end])
+  }
+
+  /// `jsonLine` with the fields `at` and `pid` added at its end.
+  static func stamped(_ jsonLine: String, at date: Date, pid: Int32) -> String {
+    guard jsonLine.hasSuffix("}") else { return jsonLine }
+    return jsonLine.dropLast() + ",\"at\":\(quoted(timestamp(date))),\"pid\":\(pid)}"
+  }
+
+  /// `date` in local time with milliseconds and the offset, such as `2026-11-22T10:15:03.120+01:00`.
+  static func timestamp(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.timeZone = .current
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.string(from: date)
+  }
+
+  /// A JSON string literal.
+  static func quoted(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      default:
+        if scalar.value < 0x20 {
+          result += String(format: "\\u%04x", scalar.value)
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result + "\""
+  }
+
+  /// Appends one line, rotating first when it would take the file past ``bound``.
+  /// A log that cannot be written is given up on quietly: nobody is there to tell.
+  func append(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    let directory = (path as NSString).deletingLastPathComponent
+    try? FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let lock = open(path + ".lock", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+    guard lock >= 0 else { return }
+    defer { close(lock) }
+    guard flock(lock, LOCK_EX) == 0 else { return }
+    var status = stat()
+    if stat(path, &status) == 0, status.st_size > 0, Int(status.st_size) + bytes.count > bound {
+      rename(path, olderPath)
+    }
+    let file = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    guard file >= 0 else { return }
+    defer { close(file) }
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+      if written <= 0 { return }
+      offset += written
+    }
+  }
+}

@@ -1,0 +1,180 @@
+import ArgumentParser
+import Foundation
+
+/// `announce init bash|zsh|fish`: prints the shell hook that announces long commands.
+struct ShellInit: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "announce init",
+    abstract: "Print a shell hook that announces each command that ran long when it finishes.",
+    discussion: """
+      bash: eval "$(announce init bash)"; zsh: eval "$(announce init zsh)"; fish: \
+      announce init fish | source. Put the line in ~/.bashrc, ~/.zshrc or \
+      ~/.config/fish/config.fish. ANNOUNCE_MIN_SECONDS (default 10), ANNOUNCE_IGNORE, \
+      ANNOUNCE_FORMAT_OK, ANNOUNCE_FORMAT_FAIL and ANNOUNCE_ON_INTERRUPT change what is \
+      announced; see man announce.
+      """)
+
+  /// A shell that `init` has a hook for.
+  enum Shell: String, ExpressibleByArgument, CaseIterable {
+    case bash, zsh, fish
+  }
+
+  @Argument(help: "The shell: bash, zsh or fish.")
+  var shell: Shell
+
+  func run() throws {
+    print(ShellHook.script(for: shell, announce: ShellHook.executablePath()), terminator: "")
+  }
+}
+
+/// The text of the shell hooks.
+///
+/// The shell side stays small: it notes when a command starts, and when the prompt
+/// comes back it compares the time against `ANNOUNCE_MIN_SECONDS` in whole seconds.
+/// Only a command that may qualify starts `announce hook-finished`, in the background,
+/// fully detached and silent, so the prompt never waits for it. Everything else, the
+/// exact threshold, the ignore list, the words and the speech, happens there.
+enum ShellHook {
+  /// This program's own path, so the hook runs the same announce that wrote it.
+  static func executablePath() -> String {
+    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+  }
+
+  /// The hook for `shell`, calling the announce at `announce`.
+  static func script(for shell: ShellInit.Shell, announce: String) -> String {
+    switch shell {
+    case .bash: bash(announce: quotedForPOSIXShell(announce))
+    case .zsh: zsh(announce: quotedForPOSIXShell(announce))
+    case .fish: fish(announce: quotedForFish(announce))
+    }
+  }
+
+  /// `text` in single quotes for bash and zsh.
+  static func quotedForPOSIXShell(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
+  /// `text` in single quotes for fish.
+  static func quotedForFish(_ text: String) -> String {
+    "'"
+      + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+      + "'"
+  }
+
+  /// bash 5 or later: PS0 notes the start without running anything, and a function at
+  /// the front of PROMPT_COMMAND, which bash runs with `$?` and PIPESTATUS saved and
+  /// restored, takes the command's status before anything else can change it. The
+  /// command line comes from the history, read in the background; when the command was
+  /// not saved there (HISTCONTROL=ignorespace, HISTIGNORE), it is named "the command".
+  private static func bash(announce: String) -> String {
+    """
+    # announce: speak when a command that ran long finishes. From: eval "$(announce init bash)"
+    if [[ $- == *i* ]]; then
+    if (( BASH_VERSINFO[0] < 5 )); then
+      echo "announce: the shell hook needs bash 5 or later; this is bash $BASH_VERSION." >&2
+    else
+    __announce_bin=\(announce)
+    __announce_start=
+    __announce_history=${HISTCMD-}
+    __announce_precmd() {
+      local announce_status=$?
+      if [[ -n ${__announce_start-} ]]; then
+        local now=${EPOCHREALTIME//[!0-9]/}
+        local milliseconds=$(( (now - __announce_start) / 1000 ))
+        local minimum=${ANNOUNCE_MIN_SECONDS:-10}
+        minimum=${minimum%%.*}
+        [[ -n $minimum && $minimum != *[!0-9]* ]] || minimum=0
+        if (( milliseconds >= minimum * 1000 )); then
+          local saved=0
+          if [[ ${HISTCMD-} != "${__announce_history-}" ]]; then
+            saved=1
+          elif [[ -o history && -z ${HISTIGNORE-} && ${HISTCONTROL-} != *ignorespace* && ${HISTCONTROL-} != *ignoreboth* ]]; then
+            saved=1
+          fi
+          (__announce_finished "$announce_status" "$milliseconds" "$saved" &)
+        fi
+      fi
+      __announce_start=
+      __announce_history=${HISTCMD-}
+      return "$announce_status"
+    }
+    __announce_finished() {
+      local line=
+      if [[ $3 == 1 ]]; then line=$(fc -ln -0 2>/dev/null); fi
+      exec "$__announce_bin" hook-finished --status "$1" --milliseconds "$2" -- "$line" </dev/null >/dev/null 2>&1
+    }
+    if [[ ${PS0-} != *__announce_start* ]]; then
+      PS0='${__announce_bin:0:$((__announce_start=${EPOCHREALTIME//[!0-9]/},0))}'"${PS0-}"
+    fi
+    if [[ -v PROMPT_COMMAND && ${PROMPT_COMMAND@a} == *a* ]]; then
+      if [[ " ${PROMPT_COMMAND[*]} " != *" __announce_precmd "* ]]; then
+        PROMPT_COMMAND=(__announce_precmd "${PROMPT_COMMAND[@]}")
+      fi
+    elif [[ ${PROMPT_COMMAND-} != *__announce_precmd* ]]; then
+      PROMPT_COMMAND="__announce_precmd${PROMPT_COMMAND:+$'\\n'$PROMPT_COMMAND}"
+    fi
+    fi
+    fi
+
+    """
+  }
+
+  /// zsh: preexec notes the start and the line; a precmd function placed first takes
+  /// the status. zsh restores `$?` and `pipestatus` after the precmd functions itself.
+  private static func zsh(announce: String) -> String {
+    """
+    # announce: speak when a command that ran long finishes. From: eval "$(announce init zsh)"
+    if [[ -o interactive ]] && zmodload zsh/datetime 2>/dev/null; then
+      typeset -g __announce_bin=\(announce)
+      typeset -g __announce_start=
+      typeset -g __announce_line=
+      __announce_preexec() {
+        __announce_start=$EPOCHREALTIME
+        __announce_line=$1
+      }
+      __announce_precmd() {
+        local announce_status=$?
+        if [[ -n $__announce_start ]]; then
+          local -i milliseconds=$(( (EPOCHREALTIME - __announce_start) * 1000 ))
+          local minimum=${ANNOUNCE_MIN_SECONDS:-10}
+          minimum=${minimum%%.*}
+          [[ -n $minimum && $minimum != *[^0-9]* ]] || minimum=0
+          if (( milliseconds >= minimum * 1000 )); then
+            ("$__announce_bin" hook-finished --status $announce_status --milliseconds $milliseconds -- "$__announce_line" </dev/null >/dev/null 2>&1 &)
+          fi
+        fi
+        __announce_start=
+        return $announce_status
+      }
+      autoload -Uz add-zsh-hook
+      add-zsh-hook preexec __announce_preexec
+      precmd_functions=(__announce_precmd ${precmd_functions:#__announce_precmd})
+    fi
+
+    """
+  }
+
+  /// fish: the fish_postexec event has the line and the status, and CMD_DURATION the time.
+  /// fish keeps `$status` and `$pipestatus` for the prompt whatever a handler does.
+  private static func fish(announce: String) -> String {
+    """
+    # announce: speak when a command that ran long finishes. From: announce init fish | source
+    if status is-interactive
+        set -g __announce_bin \(announce)
+        function __announce_postexec --on-event fish_postexec
+            set -l announce_status $status
+            set -l minimum 10
+            if test -n "$ANNOUNCE_MIN_SECONDS"
+                set minimum (string replace -r '\\\\..*' '' -- "$ANNOUNCE_MIN_SECONDS")
+                string match -qr '^[0-9]+$' -- "$minimum"; or set minimum 0
+            end
+            if test "$CMD_DURATION" -ge "$minimum"000
+                command $__announce_bin hook-finished --status $announce_status --milliseconds $CMD_DURATION -- $argv[1] </dev/null >/dev/null 2>&1 &
+                disown $last_pid 2>/dev/null
+            end
+        end
+    end
+
+    """
+  }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import announce
+
+/// The words of the shell hook: durations, templates, the ignore list, prefixes, shortening.
+@Suite struct HookMessageTests {
+  func sentence(
+    _ line: String, status: Int32 = 0, seconds: Double = 65, environment: [String: String] = [:]
+  ) -> String? {
+    HookMessage.sentence(
+      for: FinishedCommand(commandLine: line, status: status, seconds: seconds),
+      settings: HookSettings(environment: environment))
+  }
+
+  static let durations: [(Double, String)] = [
+    (0.2, "less than a second"), (1, "1 second"), (1.4, "1 second"), (12, "12 seconds"),
+    (59.4, "59 seconds"), (59.6, "1 minute"), (60, "1 minute"), (65, "1 minute 5 seconds"),
+    (125, "2 minutes 5 seconds"), (3600, "1 hour"), (3720, "1 hour 2 minutes"),
+    (3749, "1 hour 2 minutes"), (7200, "2 hours"), (86400, "1 day"), (90000, "1 day 1 hour"),
+    (3 * 86400 + 5 * 3600 + 10, "3 days 5 hours"),
+  ]
+
+  @Test(arguments: durations)
+  func durationsReadAsPeopleSayThem(seconds: Double, expected: String) {
+    #expect(SpokenDuration.text(seconds: seconds) == expected)
+  }
+
+  @Test func successAndFailureUseTheirDefaultSentences() {
+    #expect(sentence("make test") == "Make test finished after 1 minute 5 seconds")
+    #expect(sentence("make test", status: 2, seconds: 12) == "Make test failed with status 2 after 12 seconds")
+  }
+
+  @Test func templatesFromTheEnvironmentFillEveryPlaceholder() {
+    let environment = [
+      "ANNOUNCE_FORMAT_OK": "Done: {command}, {duration}",
+      "ANNOUNCE_FORMAT_FAIL": "{command} broke ({status}) after {duration}",
+    ]
+    #expect(sentence("cargo build", environment: environment) == "Done: cargo build, 1 minute 5 seconds")
+    #expect(
+      sentence("cargo build", status: 101, environment: environment)
+        == "Cargo build broke (101) after 1 minute 5 seconds")
+  }
+
+  @Test func commandsShorterThanTheThresholdAreNotAnnounced() {
+    #expect(sentence("make", seconds: 9.9) == nil)
+    #expect(sentence("make", seconds: 10) != nil)
+    #expect(sentence("make", seconds: 1.2, environment: ["ANNOUNCE_MIN_SECONDS": "1"]) != nil)
+    #expect(sentence("make", seconds: 0.4, environment: ["ANNOUNCE_MIN_SECONDS": "0.5"]) == nil)
+    // An invalid threshold counts as unset: the default of 10 seconds applies.
+    #expect(sentence("make", seconds: 5, environment: ["ANNOUNCE_MIN_SECONDS": "soon"]) == nil)
+    #expect(sentence("make", seconds: 5, environment: ["ANNOUNCE_MIN_SECONDS": ""]) == nil)
+  }
+
+  @Test func controlCIsAnnouncedOnlyWhenAskedAndControlZNever() {
+    #expect(sentence("make", status: 130) == nil)
+    #expect(
+      sentence("make", status: 130, environment: ["ANNOUNCE_ON_INTERRUPT": "1"])
+        == "Make failed with status 130 after 1 minute 5 seconds")
+    #expect(sentence("make", status: 148, environment: ["ANNOUNCE_ON_INTERRUPT": "1"]) == nil)
+  }
+
+  @Test(arguments: [
+    "vim notes.txt", "less log", "git log | less", "sudo vim /etc/hosts", "env TERM=xterm htop",
+    "EDITOR=nano nano x", "nice -n 5 top", "/usr/bin/man ls", "\\vim x", "time ssh host",
+    "make && vim out", "for f in *.c; do vim $f; done", "sudo -u root -- less /var/log/syslog",
+  ])
+  func interactiveProgramsAreNotAnnouncedWhereverTheyAreInTheLine(line: String) {
+    #expect(sentence(line) == nil)
+  }
+
+  @Test func theIgnoreListFromTheEnvironmentReplacesTheDefault() {
+    let environment = ["ANNOUNCE_IGNORE": "make  ninja"]
+    #expect(sentence("make all", environment: environment) == nil)
+    #expect(sentence("ninja", environment: environment) == nil)
+    #expect(sentence("vim x", environment: environment) == "Vim x finished after 1 minute 5 seconds")
+  }
+
+  @Test(arguments: [
+    ("make test", "make test"),
+    ("make -j8 test", "make"),
+    ("./scripts/test --filter x", "test"),
+    ("sudo apt-get upgrade -y", "apt-get upgrade"),
+    ("sudo -u deploy -E ./deploy.sh production", "deploy.sh production"),
+    ("CC=clang CFLAGS='-O2 -g' make all install more", "make all install"),
+    ("env -i PATH=/bin make", "make"),
+    ("nice -n 10 ionice -c 3 rsync -a src/ dst/", "rsync"),
+    ("time cargo build --release", "cargo build"),
+    ("timeout 60 pytest tests/unit", "pytest unit"),
+    ("timeout -s KILL 60 ./long-job", "long-job"),
+    ("cd build && cmake --build .", "cmake"),
+    ("make 2>&1 | tee build.log", "make"),
+    ("make > out.txt", "make"),
+    ("git clone https://example.com/some/very/long/repository/name.git", "git clone"),
+    ("echo \"hello world\" 'x y'", "echo hello world x y"),
+    ("sleep 1.2", "sleep 1.2"),
+    ("sudo -i", "sudo"),
+    ("export A=1", "export"),
+    ("", ""),
+    ("A=1 B=2", ""),
+  ])
+  func theCommandIsNamedByItsFirstWords(line: String, expected: String) {
+    #expect(CommandWords(line).shortName == expected)
+  }
+
+  @Test func anUnknownCommandLineIsCalledTheCommand() {
+    #expect(sentence("", seconds: 12) == "The command finished after 12 seconds")
+    #expect(
+      sentence("", seconds: 12, environment: ["ANNOUNCE_FORMAT_OK": "Done: {command}"])
+        == "Done: the command")
+  }
+
+  @Test func quotesEscapesAndOperatorsSplitTheLineAsTheShellWould() {
+    #expect(CommandWords("a 'b | c' \"d;e\" f\\ g | h; i && j || k & l (m)").commands == [
+      ["a", "b | c", "d;e", "f g"], ["h"], ["i"], ["j"], ["k"], ["l"], ["m"],
+    ])
+    #expect(CommandWords("make 2>&1 | tee log").programs == ["make", "tee"])
+  }
+}
+
+/// The shell hook's text, before any shell runs it.
+@Suite struct ShellHookTextTests {
+  @Test(arguments: ShellInit.Shell.allCases)
+  func theHookCallsThisAnnounceByItsQuotedPath(shell: ShellInit.Shell) {
+    let script = ShellHook.script(for: shell, announce: "/opt/it's here/announce")
+    let quoted =
+      shell == .fish ? "'/opt/it\\'s here/announce'" : "'/opt/it'\\''s here/announce'"
+    #expect(script.contains(quoted), "\(script)")
+    #expect(script.contains("hook-finished"))
+  }
+
+  @Test func initIsParsedAndRejectsOtherShells() throws {
+    #expect(try ShellInit.parse(["zsh"]).shell == .zsh)
+    #expect(throws: (any Error).self) { try ShellInit.parse(["tcsh"]) }
+  }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import announce
+
+/// The log of detached runs: what goes in, where it is, and its rotation.
+@Suite struct OutcomeLogTests {
+  /// A log in a fresh directory that the test removes.
+  func withLog(bound: Int, _ body: (OutcomeLog) throws -> Void) rethrows {
+    let directory = NSTemporaryDirectory() + "announce-log-test-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try body(OutcomeLog(path: directory + "/announce/log.jsonl", bound: bound))
+  }
+
+  func lines(_ path: String) -> [String] {
+    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").map(String.init)
+  }
+
+  @Test func onlyOutcomesAreKeptEachStampedWithTimeAndProcess() throws {
+    try withLog(bound: 1 << 20) { log in
+      let date = Date(timeIntervalSince1970: 1_800_000_000.25)
+      for line in [
+        #"{"event":"queued","id":1,"text":"a","attempt":0,"time":0.000}"#,
+        #"{"event":"spoken","id":1,"text":"a","attempt":1,"time":0.700,"duration":0.700}"#,
+        #"{"event":"gave-up","id":2,"text":"b","attempt":1,"time":1.000,"reason":"no-retry"}"#,
+        #"{"event":"rejected","line":3,"text":"x","reason":"bad","time":1.000}"#,
+      ] {
+        log.record(event: line, at: date, pid: 42)
+      }
+      log.record(error: "speech-dispatcher \"x\" is gone.", status: 69, at: date, pid: 42)
+      let written = lines(log.path)
+      #expect(written.count == 4)
+      let objects = written.compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+      }
+      #expect(objects.count == 4, "\(written)")
+      #expect(objects.compactMap { $0["event"] as? String } == ["spoken", "gave-up", "rejected", "error"])
+      #expect(objects.allSatisfy { $0["pid"] as? Int == 42 })
+      let stamp = try #require(objects.first?["at"] as? String)
+      let parser = ISO8601DateFormatter()
+      parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+      #expect(parser.date(from: stamp) == date, "\(stamp)")
+      #expect(objects[3]["text"] as? String == "speech-dispatcher \"x\" is gone.")
+      #expect(objects[3]["status"] as? Int == 69)
+    }
+  }
+
+  @Test func theLogIsRotatedBeforeALineWouldPassTheBoundAndOneOlderFileIsKept() throws {
+    try withLog(bound: 300) { log in
+      func spoken(_ id: Int) -> String {
+        #"{"event":"spoken","id":"# + "\(id)" + #","text":"announcement","attempt":1,"time":0.5,"duration":0.5}"#
+      }
+      for id in 1...12 { log.record(event: spoken(id), pid: 1) }
+      let current = lines(log.path)
+      let older = lines(log.olderPath)
+      let size = (try FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
+      #expect(size <= 300)
+      #expect(!older.isEmpty)
+      // The newest lines are in the current file, the ones just before them in the older one.
+      #expect(current.last?.contains("\"id\":12,") == true)
+      let ids = (older + current).compactMap { line in
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int
+      }
+      #expect(ids == Array((12 - ids.count + 1)...12), "\(ids)")
+      #expect(ids.count < 12, "only two files are kept")
+      #expect(!FileManager.default.fileExists(atPath: log.path + ".2"))
+    }
+  }
+
+  @Test func aLineLongerThanTheBoundIsStillWrittenToAFreshFile() {
+    withLog(bound: 50) { log in
+      log.append("first")
+      log.append(String(repeating: "x", count: 80))
+      #expect(lines(log.olderPath) == ["first"])
+      #expect(lines(log.path) == [String(repeating: "x", count: 80)])
+    }
+  }
+
+  @Test(arguments: [
+    (["XDG_STATE_HOME": "/state", "HOME": "/home/u"], "/state/announce/log.jsonl"),
+    (["XDG_STATE_HOME": "relative", "HOME": "/home/u"], "/home/u/.local/state/announce/log.jsonl"),
+    (["HOME": "/home/u"], "/home/u/.local/state/announce/log.jsonl"),
+  ])
+  func theLogLivesInTheStateDirectory(environment: [String: String], expected: String) {
+    #expect(OutcomeLog.defaultPath(environment: environment) == expected)
+  }
+}
+
+/// How `--detach` hands its arguments to the background process.
+@Suite struct DetachArgumentTests {
+  @Test func theChildGetsTheArgumentsWithoutDetachAndWithTheChildFlag() {
+    #expect(
+      Detach.childArguments(from: ["-t", "5", "--detach", "Saved", "--detach"])
+        == ["--detached-child", "-t", "5", "Saved"])
+    #expect(
+      Detach.childArguments(from: ["--detach", "--", "--detach", "init"])
+        == ["--detached-child", "--", "--detach", "init"])
+  }
+
+  @Test func detachRefusesOptionsWhoseOutputWouldBeLost() {
+    for arguments in [["--detach", "--json", "x"], ["--detach", "-v", "x"], ["--detach", "--list-modules"]] {
+      #expect(throws: (any Error).self, "\(arguments)") { try Announce.parse(arguments) }
+    }
+  }
+
+  @Test func theBackgroundHalfWritesJSONForItsLog() throws {
+    let child = try Announce.parse(["--detached-child", "--", "Saved"])
+    #expect(child.output.json && !child.output.verbose && !child.output.detach)
+  }
+}
