@@ -13,6 +13,14 @@ struct SubmissionID: Hashable, Sendable {
 /// Like ``AnnouncementStateMachine`` it is plain data. It routes each input to
 /// the announcement in flight, starts the next one as soon as that one has its
 /// outcome, and turns everything into ``Action``s for the driver.
+///
+/// Flood control, when `maxWaiting` is set:
+/// - an announcement equal to one still waiting is merged into it: it gets
+///   that one's outcome and is not spoken twice;
+/// - when more than `maxWaiting` wait, the oldest waiting one is dropped;
+/// - before the next announcement after a drop, a short summary such as
+///   "12 messages skipped" is spoken, as an announcement of its own with a
+///   negative id.
 struct AnnouncementQueue {
   /// What the driver must do next.
   enum Action: Equatable {
@@ -20,6 +28,11 @@ struct AnnouncementQueue {
     case submit(SpeechRequest, SubmissionID)
     /// Cancel all our speech that is playing or waiting.
     case cancelSpeech
+    /// Take the speaking turn for announcement `id`, then call ``turnTaken(_:now:)``,
+    /// or ``turnBusy(_:now:)`` first when it must be waited for.
+    case takeTurn(AnnouncementID)
+    /// Give back the speaking turn, or stop waiting for it.
+    case releaseTurn(AnnouncementID)
     /// Tell observers that this happened.
     case report(AnnouncerEvent)
     /// Hand `outcome` to whoever is waiting for announcement `id`.
@@ -33,11 +46,22 @@ struct AnnouncementQueue {
   }
 
   private let timing: AnnouncerTiming
+  private let maxWaiting: Int?
   private var waiting = Deque<(AnnouncementID, Announcement)>()
   private var inFlight: InFlight?
+  /// Announcements merged into a waiting one, by the id they were merged into: how
+  /// many, and the ids of those whose outcome somebody awaits. Ids nobody awaits
+  /// are not kept, so a flood of one repeated line takes no memory.
+  private var mergedInto: [AnnouncementID: (count: Int, awaited: [AnnouncementID])] = [:]
+  /// How many were dropped since the last summary was spoken.
+  private var skippedSinceSummary = 0
+  private var lastSummaryID = 0
 
-  init(timing: AnnouncerTiming) {
+  /// Creates an empty queue; `maxWaiting` turns on flood control.
+  init(timing: AnnouncerTiming, maxWaiting: Int? = nil) {
+    precondition(maxWaiting.map { $0 >= 1 } ?? true, "At least one announcement may wait.")
     self.timing = timing
+    self.maxWaiting = maxWaiting
   }
 
   /// Whether nothing is in flight or waiting.
@@ -50,17 +74,39 @@ struct AnnouncementQueue {
   var deadline: Duration? { inFlight?.machine.deadline }
 
   /// Adds an announcement at the back of the queue.
-  mutating func enqueue(_ announcement: Announcement, id: AnnouncementID, now: Duration)
-    -> [Action]
-  {
+  ///
+  /// - Parameter awaited: whether somebody waits for this announcement's
+  ///   outcome; only then does a merged announcement get a `deliver` action.
+  mutating func enqueue(
+    _ announcement: Announcement, id: AnnouncementID, now: Duration, awaited: Bool = true
+  ) -> [Action] {
+    func event(_ kind: AnnouncerEvent.Kind, for id: AnnouncementID, _ text: String) -> Action {
+      .report(AnnouncerEvent(announcement: id, text: text, attempt: 0, time: now, kind: kind))
+    }
+    if maxWaiting != nil, let twin = waiting.first(where: { $0.1 == announcement })?.0 {
+      mergedInto[twin, default: (0, [])].count += 1
+      if awaited { mergedInto[twin, default: (0, [])].awaited.append(id) }
+      return [event(.merged(into: twin), for: id, announcement.text)]
+    }
     waiting.append((id, announcement))
-    var actions = [
-      Action.report(
-        AnnouncerEvent(
-          announcement: id, text: announcement.text, attempt: 0, time: now, kind: .queued))
-    ]
+    var actions = [event(.queued, for: id, announcement.text)]
+    if let maxWaiting, waiting.count > maxWaiting, let (oldest, dropped) = waiting.popFirst() {
+      skippedSinceSummary += 1 + (mergedInto[oldest]?.count ?? 0)
+      actions += [event(.gaveUp(.dropped), for: oldest, dropped.text)]
+      actions += deliver(.gaveUp(.dropped), to: oldest)
+    }
     actions += startNextIfIdle(now: now)
     return actions
+  }
+
+  /// The speaking turn asked for with ``Action/takeTurn(_:)`` is ours.
+  mutating func turnTaken(_ id: AnnouncementID, now: Duration) -> [Action] {
+    routeToInFlight(for: id, now: now) { $0.turnTaken(now: now) }
+  }
+
+  /// The speaking turn asked for is held by another announcer; we wait.
+  mutating func turnBusy(_ id: AnnouncementID, now: Duration) -> [Action] {
+    routeToInFlight(for: id, now: now) { $0.turnBusy(now: now) }
   }
 
   /// A message was given an id by the speech service.
@@ -98,14 +144,14 @@ struct AnnouncementQueue {
       actions += routeToInFlight(for: id, now: now, startingNext: false) { $0.cancel(now: now) }
     }
     while let (id, announcement) = waiting.popFirst() {
-      actions += [
+      actions.append(
         .report(
           AnnouncerEvent(
             announcement: id, text: announcement.text, attempt: 0, time: now,
-            kind: .gaveUp(.cancelled))),
-        .deliver(id, .gaveUp(.cancelled)),
-      ]
+            kind: .gaveUp(.cancelled))))
+      actions += deliver(.gaveUp(.cancelled), to: id)
     }
+    skippedSinceSummary = 0
     return actions
   }
 
@@ -113,13 +159,33 @@ struct AnnouncementQueue {
 
   private mutating func startNextIfIdle(now: Duration) -> [Action] {
     var actions: [Action] = []
-    while inFlight == nil, let (id, announcement) = waiting.popFirst() {
+    while inFlight == nil, let (id, announcement) = nextToStart() {
       var machine = AnnouncementStateMachine(announcement, timing: timing)
       let steps = machine.start(now: now)
       inFlight = InFlight(id: id, text: announcement.text, machine: machine)
       actions += translate(steps, for: id, now: now)
     }
     return actions
+  }
+
+  /// The next announcement to start: a summary of what was skipped, or the oldest waiting one.
+  private mutating func nextToStart() -> (AnnouncementID, Announcement)? {
+    guard skippedSinceSummary > 0, let next = waiting.first?.1 else { return waiting.popFirst() }
+    let count = skippedSinceSummary
+    skippedSinceSummary = 0
+    lastSummaryID -= 1
+    var voice = next.voice
+    voice.spell = false
+    let summary = Announcement(
+      count == 1 ? "1 message skipped" : "\(count) messages skipped", priority: next.priority,
+      retryTimeout: next.retryTimeout, voice: voice)
+    return (AnnouncementID(lastSummaryID), summary)
+  }
+
+  /// Hands `outcome` to announcement `id` and to every announcement merged into it.
+  private mutating func deliver(_ outcome: Outcome, to id: AnnouncementID) -> [Action] {
+    let merged = mergedInto.removeValue(forKey: id)?.awaited ?? []
+    return [.deliver(id, outcome)] + merged.map { .deliver($0, outcome) }
   }
 
   private mutating func routeToInFlight(
@@ -138,10 +204,19 @@ struct AnnouncementQueue {
   private mutating func translate(
     _ steps: [AnnouncementStateMachine.Action], for id: AnnouncementID, now: Duration
   ) -> [Action] {
-    let attempt = inFlight?.machine.attempts ?? 0
-    let text = inFlight?.text ?? ""
+    guard let current = inFlight else { return [] }
     func event(_ kind: AnnouncerEvent.Kind) -> Action {
-      .report(AnnouncerEvent(announcement: id, text: text, attempt: attempt, time: now, kind: kind))
+      // The events of one part's attempts carry that part's text; the others the whole text.
+      let ofPart: Bool
+      switch kind {
+      case .queued, .merged, .spoken, .gaveUp: ofPart = false
+      default: ofPart = current.machine.partCount > 1
+      }
+      return .report(
+        AnnouncerEvent(
+          announcement: id, text: ofPart ? current.machine.partText : current.text,
+          attempt: current.machine.attemptsOfPart, time: now, kind: kind,
+          part: current.machine.partNumber, parts: current.machine.partCount))
     }
     return steps.flatMap { step -> [Action] in
       switch step {
@@ -149,13 +224,17 @@ struct AnnouncementQueue {
         return [.submit(request, SubmissionID(announcement: id, serial: serial))]
       case .cancelSpeech:
         return [.cancelSpeech]
+      case .takeTurn:
+        return [.takeTurn(id)]
+      case .releaseTurn:
+        return [.releaseTurn(id)]
       case .report(let kind):
         return [event(kind)]
       case .finish(let outcome):
         inFlight = nil
         switch outcome {
-        case .spoken(_, let duration): return [event(.spoken(duration: duration)), .deliver(id, outcome)]
-        case .gaveUp(let reason): return [event(.gaveUp(reason)), .deliver(id, outcome)]
+        case .spoken(_, let duration): return [event(.spoken(duration: duration))] + deliver(outcome, to: id)
+        case .gaveUp(let reason): return [event(.gaveUp(reason))] + deliver(outcome, to: id)
         }
       }
     }

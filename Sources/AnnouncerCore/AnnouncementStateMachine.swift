@@ -5,9 +5,16 @@
 /// never reads a clock and never talks to speech-dispatcher itself.
 ///
 /// The rules:
+/// - Before its first attempt (after any delay) the announcement takes the
+///   speaking turn shared with other announcers, and gives it back with its
+///   outcome; waiting for the turn does not count against the retry window.
 /// - The retry window opens when the first attempt is sent and lasts the
 ///   announcement's `retryTimeout`. No attempt starts after it closes; an
 ///   attempt already speaking may finish.
+/// - A long plain text is spoken in parts (see ``TextParts``). Each part is a
+///   message of its own with its own turn and its own retry window; an
+///   interruption repeats only the part it cut off, and the announcement is
+///   heard when its last part is.
 /// - An attempt is heard when END arrives and, if the message reported any
 ///   index mark, our final mark was among them. CANCEL, or END without our
 ///   final mark, is an interruption.
@@ -29,6 +36,10 @@ struct AnnouncementStateMachine {
   enum Action: Equatable {
     /// Send `request` as submission `serial`, then report its id or failure.
     case submit(SpeechRequest, serial: Int)
+    /// Take the speaking turn, then call ``turnTaken(now:)``; call ``turnBusy(now:)`` if it must be waited for.
+    case takeTurn
+    /// Give back the speaking turn, or stop waiting for it.
+    case releaseTurn
     /// Cancel all our speech that is playing or waiting.
     case cancelSpeech
     /// Tell observers that this happened.
@@ -58,6 +69,7 @@ struct AnnouncementStateMachine {
   private enum State: Equatable {
     case notStarted
     case delaying(until: Duration)
+    case waitingForTurn
     case attempting(Attempt)
     case waitingForQuiet(QuietWait)
     case waitingForConnection
@@ -67,15 +79,36 @@ struct AnnouncementStateMachine {
   private let announcement: Announcement
   private let timing: AnnouncerTiming
   private var state = State.notStarted
+  /// Where each part of the text lies; one range for short texts and SSML.
+  private let parts: [Range<String.Index>]
+  private var partIndex = 0
   private var windowStart: Duration?
+  private var firstAttemptAt: Duration?
   private var nextSerial = 0
+  /// Whether the turn was asked for and not yet given back.
+  private var hasTurn = false
 
-  /// How many attempts have been sent so far.
+  /// How many attempts have been sent so far, counting every part.
   private(set) var attempts = 0
+  /// How many attempts the current part has had.
+  private(set) var attemptsOfPart = 0
 
   init(_ announcement: Announcement, timing: AnnouncerTiming) {
     self.announcement = announcement
     self.timing = timing
+    let whole = announcement.text.startIndex..<announcement.text.endIndex
+    parts =
+      announcement.isSSML || announcement.text.count <= timing.longestPart
+      ? [whole] : TextParts.split(announcement.text, longest: timing.longestPart)
+  }
+
+  /// How many parts the text is spoken in.
+  var partCount: Int { parts.count }
+  /// The number of the part being spoken, from 1.
+  var partNumber: Int { partIndex + 1 }
+  /// The text of the part being spoken.
+  var partText: String {
+    parts.count == 1 ? announcement.text : String(announcement.text[parts[partIndex]])
   }
 
   /// The final outcome, once there is one.
@@ -87,7 +120,7 @@ struct AnnouncementStateMachine {
   /// The earliest time at which ``tick(now:)`` has something to do.
   var deadline: Duration? {
     switch state {
-    case .notStarted, .finished: return nil
+    case .notStarted, .waitingForTurn, .finished: return nil
     case .delaying(let until): return until
     case .attempting(let attempt):
       return [attempt.watchdog, attempt.beginCheck?.answerBy].compactMap { $0 }.min()
@@ -112,7 +145,18 @@ struct AnnouncementStateMachine {
       state = .delaying(until: now + announcement.delay)
       return []
     }
+    return askForTurn()
+  }
+
+  /// The speaking turn is ours: the part's first attempt goes out.
+  mutating func turnTaken(now: Duration) -> [Action] {
+    guard state == .waitingForTurn else { return [] }
     return sendAttempt(now: now)
+  }
+
+  /// The turn is not free yet: another announcer is speaking.
+  mutating func turnBusy(now: Duration) -> [Action] {
+    state == .waitingForTurn ? [.report(.waitingForTurn)] : []
   }
 
   /// Submission `serial` was given message id `id`.
@@ -136,7 +180,7 @@ struct AnnouncementStateMachine {
       wait.probe = probe
       state = .waitingForQuiet(wait)
       return early.flatMap { handle($0, now: now) }
-    case .notStarted, .delaying, .waitingForConnection, .finished:
+    case .notStarted, .delaying, .waitingForTurn, .waitingForConnection, .finished:
       return []
     }
   }
@@ -181,7 +225,7 @@ struct AnnouncementStateMachine {
       wait.probe = probe
       state = .waitingForQuiet(wait)
       return verdict.map { probeAnswered($0, now: now) } ?? []
-    case .notStarted, .delaying, .waitingForConnection, .finished:
+    case .notStarted, .delaying, .waitingForTurn, .waitingForConnection, .finished:
       return []
     }
   }
@@ -189,10 +233,10 @@ struct AnnouncementStateMachine {
   /// Acts on whatever deadline has passed by `now`.
   mutating func tick(now: Duration) -> [Action] {
     switch state {
-    case .notStarted, .finished:
+    case .notStarted, .waitingForTurn, .finished:
       return []
     case .delaying(let until):
-      return now >= until ? sendAttempt(now: now) : []
+      return now >= until ? askForTurn() : []
     case .attempting(var attempt):
       if let probe = attempt.beginCheck, now >= probe.answerBy {
         return finish(.gaveUp(.stalled), cancellingSpeech: true)
@@ -230,21 +274,42 @@ struct AnnouncementStateMachine {
     switch state {
     case .finished: return []
     case .attempting, .waitingForQuiet: return finish(.gaveUp(.cancelled), cancellingSpeech: true)
-    case .notStarted, .delaying, .waitingForConnection: return finish(.gaveUp(.cancelled))
+    case .notStarted, .delaying, .waitingForTurn, .waitingForConnection:
+      return finish(.gaveUp(.cancelled))
     }
   }
 
   // MARK: Transitions
 
+  private mutating func askForTurn() -> [Action] {
+    state = .waitingForTurn
+    hasTurn = true
+    return [.takeTurn]
+  }
+
   private mutating func sendAttempt(now: Duration) -> [Action] {
     attempts += 1
+    attemptsOfPart += 1
     if windowStart == nil { windowStart = now }
+    if firstAttemptAt == nil { firstAttemptAt = now }
     let serial = takeSerial()
     state = .attempting(
       Attempt(
         message: TrackedMessage(serial: serial), sentAt: now,
         watchdog: now + timing.beginBound))
-    return [.report(.attempt), .submit(SpeechRequest(attemptOf: announcement), serial: serial)]
+    var request = SpeechRequest(attemptOf: announcement)
+    if parts.count > 1 { request.text = partText }
+    return [.report(.attempt), .submit(request, serial: serial)]
+  }
+
+  /// The current part was heard: the next one waits for the turn again, so
+  /// other announcers can speak between parts.
+  private mutating func nextPart() -> [Action] {
+    partIndex += 1
+    attemptsOfPart = 0
+    windowStart = nil
+    state = .waitingForTurn
+    return [.releaseTurn, .takeTurn]
   }
 
   private mutating func attemptEvent(_ event: SpeechEvent, attempt: Attempt, now: Duration)
@@ -269,7 +334,8 @@ struct AnnouncementStateMachine {
       return [.report(.mark(name))]
     case .ended:
       if attempt.sawFinalMark || !attempt.sawAnyMark {
-        let duration = now - (windowStart ?? attempt.sentAt)
+        if partIndex + 1 < parts.count { return nextPart() }
+        let duration = now - (firstAttemptAt ?? attempt.sentAt)
         return finish(.spoken(attempts: attempts, duration: duration))
       }
       return interrupted(now: now)
@@ -282,7 +348,8 @@ struct AnnouncementStateMachine {
   }
 
   private var expectedSpeakingBound: Duration {
-    timing.expectedSpeakingTime(of: announcement) + timing.stallMargin
+    timing.expectedSpeakingTime(of: partText.count, voice: announcement.voice)
+      + timing.stallMargin
   }
 
   private mutating func interrupted(now: Duration) -> [Action] {
@@ -343,7 +410,9 @@ struct AnnouncementStateMachine {
 
   private mutating func finish(_ outcome: Outcome, cancellingSpeech: Bool = false) -> [Action] {
     state = .finished(outcome)
-    return (cancellingSpeech ? [.cancelSpeech] : []) + [.finish(outcome)]
+    let release: [Action] = hasTurn ? [.releaseTurn] : []
+    hasTurn = false
+    return (cancellingSpeech ? [.cancelSpeech] : []) + release + [.finish(outcome)]
   }
 
   // MARK: Helpers
@@ -364,7 +433,7 @@ struct AnnouncementStateMachine {
       attempt.message.serial == serial || attempt.beginCheck?.message.serial == serial
     case .waitingForQuiet(let wait):
       wait.probe?.message.serial == serial
-    case .notStarted, .delaying, .waitingForConnection, .finished:
+    case .notStarted, .delaying, .waitingForTurn, .waitingForConnection, .finished:
       false
     }
   }

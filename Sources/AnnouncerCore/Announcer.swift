@@ -20,9 +20,11 @@ public final class Announcer: Sendable {
     case accepted(SubmissionID, MessageID)
     case failed(SubmissionID)
     case timer
+    case turnTaken(AnnouncementID, request: Int)
     case cancelAll(CheckedContinuation<Void, Never>)
     case whenIdle(CheckedContinuation<Void, Never>)
     case whenRoom(below: Int, CheckedContinuation<Void, Never>)
+    case whenQueued(CheckedContinuation<Void, Never>)
   }
 
   private enum BackendOperation {
@@ -51,9 +53,13 @@ public final class Announcer: Sendable {
   ///   - clock: the clock all bounds and delays are measured with.
   ///   - defaultTimeout: the retry window for calls that give none; 3 seconds, as in AccessibilityAnnouncer.
   ///   - timing: probe intervals and stall bounds.
+  ///   - maxWaiting: turns on flood control (see ``AnnouncementQueue``): at most this
+  ///     many announcements wait; `nil` lets the queue grow.
+  ///   - turns: the speaking turn shared with other announcers; by default there are none.
   public init<C: Clock>(
     backend: some SpeechBackend, clock: C = ContinuousClock(),
-    defaultTimeout: Duration = .seconds(3), timing: AnnouncerTiming = AnnouncerTiming()
+    defaultTimeout: Duration = .seconds(3), timing: AnnouncerTiming = AnnouncerTiming(),
+    maxWaiting: Int? = nil, turns: some SpeakingTurns = AlwaysYourTurn()
   ) where C.Duration == Duration {
     self.backend = backend
     self.defaultTimeout = defaultTimeout
@@ -87,8 +93,8 @@ public final class Announcer: Sendable {
     }
     let loop = Task {
       var driver = DriverLoop(
-        queue: AnnouncementQueue(timing: timing), time: time, inputs: inputs,
-        operations: operations, publish: subscribers.publish)
+        queue: AnnouncementQueue(timing: timing, maxWaiting: maxWaiting), time: time,
+        inputs: inputs, operations: operations, turns: turns, publish: subscribers.publish)
       for await input in inputStream {
         driver.handle(input)
         if case .speech = input { handledSpeechEvents.increment() }
@@ -152,6 +158,17 @@ public final class Announcer: Sendable {
     }
   }
 
+  /// Returns once every announcement enqueued before this call has reached the queue.
+  ///
+  /// With flood control, the queue drops instead of growing; a producer that calls
+  /// this every few ``enqueue(_:)`` calls keeps the announcer's inbox from growing
+  /// instead, however fast its input arrives.
+  public func waitUntilQueued() async {
+    await withCheckedContinuation { continuation in
+      if case .terminated = inputs.yield(.whenQueued(continuation)) { continuation.resume() }
+    }
+  }
+
   /// Returns once fewer than `limit` announcements wait behind the one in flight.
   ///
   /// A producer that calls this before each ``enqueue(_:)`` keeps memory bounded by
@@ -199,13 +216,24 @@ public final class Announcer: Sendable {
     }
   }
 
+  /// Where the loop stands with the speaking turn.
+  private enum TurnState {
+    case free
+    /// Waiting in line for announcement `id`; `request` tells a late grant from a current one.
+    case waiting(AnnouncementID, request: Int, task: Task<Void, Never>)
+    case held(AnnouncementID)
+  }
+
   /// The state the loop owns: the queue, who waits for what, and the armed timer.
   private struct DriverLoop {
     var queue: AnnouncementQueue
     let time: TimeSource
     let inputs: AsyncStream<Input>.Continuation
     let operations: AsyncStream<BackendOperation>.Continuation
+    let turns: any SpeakingTurns
     let publish: @Sendable (AnnouncerEvent) -> Void
+    var turn = TurnState.free
+    var lastTurnRequest = 0
     var outcomeWaiters: [AnnouncementID: CheckedContinuation<Outcome, Never>] = [:]
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var roomWaiters: [(limit: Int, waiter: CheckedContinuation<Void, Never>)] = []
@@ -216,7 +244,7 @@ public final class Announcer: Sendable {
       switch input {
       case .enqueue(let id, let announcement, let waiter):
         if let waiter { outcomeWaiters[id] = waiter }
-        perform(queue.enqueue(announcement, id: id, now: now))
+        perform(queue.enqueue(announcement, id: id, now: now, awaited: waiter != nil))
       case .speech(let event):
         perform(queue.handle(event, now: now))
       case .accepted(let submission, let messageID):
@@ -226,6 +254,10 @@ public final class Announcer: Sendable {
       case .timer:
         timer = nil
         perform(queue.tick(now: now))
+      case .turnTaken(let id, let request):
+        guard case .waiting(id, request, _) = turn else { break }
+        turn = .held(id)
+        perform(queue.turnTaken(id, now: now))
       case .cancelAll(let done):
         perform(queue.cancelAll(now: now).filter { $0 != .cancelSpeech })
         operations.yield(.cancel(done))
@@ -233,6 +265,8 @@ public final class Announcer: Sendable {
         idleWaiters.append(waiter)
       case .whenRoom(let limit, let waiter):
         roomWaiters.append((limit, waiter))
+      case .whenQueued(let waiter):
+        waiter.resume()
       }
       rearmTimer()
       if queue.isIdle {
@@ -250,6 +284,7 @@ public final class Announcer: Sendable {
     /// Resumes everyone still waiting; called when the announcer closes.
     mutating func finish() {
       timer?.task.cancel()
+      releaseTurn()
       for (_, waiter) in outcomeWaiters { waiter.resume(returning: .gaveUp(.cancelled)) }
       for waiter in idleWaiters { waiter.resume() }
       for entry in roomWaiters { entry.waiter.resume() }
@@ -259,18 +294,59 @@ public final class Announcer: Sendable {
     }
 
     private mutating func perform(_ actions: [AnnouncementQueue.Action]) {
-      for action in actions {
+      // Taking a free turn answers at once; its actions run after the ones already here.
+      var pending = actions[...]
+      while let action = pending.popFirst() {
         switch action {
         case .submit(let request, let submission):
           operations.yield(.say(request, submission))
         case .cancelSpeech:
           operations.yield(.cancel(nil))
+        case .takeTurn(let id):
+          releaseTurn()
+          if turns.tryTake() {
+            turn = .held(id)
+            pending += queue.turnTaken(id, now: time.now())
+          } else {
+            waitForTurn(id)
+            pending += queue.turnBusy(id, now: time.now())
+          }
+        case .releaseTurn:
+          releaseTurn()
         case .report(let event):
           publish(event)
         case .deliver(let id, let outcome):
           outcomeWaiters.removeValue(forKey: id)?.resume(returning: outcome)
         }
       }
+    }
+
+    /// Waits in line for the turn in a task of its own; the grant comes back as an input.
+    private mutating func waitForTurn(_ id: AnnouncementID) {
+      lastTurnRequest += 1
+      let request = lastTurnRequest
+      let turns = self.turns
+      let inputs = self.inputs
+      let task = Task {
+        do {
+          try await turns.take()
+          inputs.yield(.turnTaken(id, request: request))
+        } catch {
+          // Cancelled: the announcement finished or gave back its place.
+        }
+      }
+      turn = .waiting(id, request: request, task: task)
+    }
+
+    /// Gives back the turn or the place in line, if there is one.
+    private mutating func releaseTurn() {
+      switch turn {
+      case .free: return
+      case .waiting(_, _, let task): task.cancel()
+      case .held: break
+      }
+      turns.release()
+      turn = .free
     }
 
     private mutating func rearmTimer() {

@@ -16,6 +16,10 @@ public struct AnnouncerEvent: Sendable, Equatable {
     case waitingForQuiet
     /// The connection was lost; it is waiting for speech-dispatcher to come back.
     case waitingForConnection
+    /// Another announcer has the speaking turn; it waits until that one is done.
+    case waitingForTurn
+    /// It was the same as `into`, which was still waiting, so it was merged into that one.
+    case merged(into: AnnouncementID)
     /// It was heard to the end.
     case spoken(duration: Duration)
     /// It was not heard to the end, for `reason`.
@@ -31,6 +35,8 @@ public struct AnnouncerEvent: Sendable, Equatable {
       case .interrupted: "interrupted"
       case .waitingForQuiet: "waiting-for-quiet"
       case .waitingForConnection: "waiting-for-connection"
+      case .waitingForTurn: "waiting-for-turn"
+      case .merged: "merged"
       case .spoken: "spoken"
       case .gaveUp: "gave-up"
       }
@@ -41,8 +47,12 @@ public struct AnnouncerEvent: Sendable, Equatable {
   public var announcement: AnnouncementID
   /// That announcement's text.
   public var text: String
-  /// The attempt it belongs to; 0 before the first attempt.
+  /// The attempt it belongs to, counted within the current part; 0 before the first attempt.
   public var attempt: Int
+  /// The part of a long text it belongs to, from 1; always 1 for a text spoken in one piece.
+  public var part: Int
+  /// How many parts the text is spoken in; 1 for most texts.
+  public var parts: Int
   /// When it happened, since the announcer started.
   public var time: Duration
   /// What happened.
@@ -50,11 +60,14 @@ public struct AnnouncerEvent: Sendable, Equatable {
 
   /// Creates an event.
   public init(
-    announcement: AnnouncementID, text: String, attempt: Int, time: Duration, kind: Kind
+    announcement: AnnouncementID, text: String, attempt: Int, time: Duration, kind: Kind,
+    part: Int = 1, parts: Int = 1
   ) {
     self.announcement = announcement
     self.text = text
     self.attempt = attempt
+    self.part = part
+    self.parts = parts
     self.time = time
     self.kind = kind
   }

@@ -13,18 +13,25 @@ public struct AnnouncerTiming: Sendable, Equatable {
   public var beginBound: Duration = .seconds(5)
   /// Added to the expected speaking time to give the bound for END after BEGIN.
   public var stallMargin: Duration = .seconds(4)
+  /// The most characters one message holds; longer plain texts are spoken in parts.
+  public var longestPart: Int = TextParts.longestPart
   /// A slow speaking speed in characters per second, used to expect how long text takes.
   public var slowCharactersPerSecond: Double = 8
 
   /// The defaults.
   public init() {}
 
-  /// How long `announcement` should take to speak at worst, before the margin.
+  /// How long `announcement`, spoken in one piece, should take at worst, before the margin.
   func expectedSpeakingTime(of announcement: Announcement) -> Duration {
-    let rate = announcement.voice.rate ?? 0
+    expectedSpeakingTime(of: announcement.text.count, voice: announcement.voice)
+  }
+
+  /// How long `characters` characters should take to speak with `voice` at worst, before the margin.
+  func expectedSpeakingTime(of characters: Int, voice: VoiceOptions) -> Duration {
+    let rate = voice.rate ?? 0
     let slowdown = rate < 0 ? 1 + Double(-rate) / 50 : 1
     let perCharacter = slowdown / slowCharactersPerSecond
-    let spelled = announcement.voice.spell ? 3.0 : 1.0
-    return .seconds(Double(announcement.text.count) * perCharacter * spelled)
+    let spelled = voice.spell ? 3.0 : 1.0
+    return .seconds(Double(characters) * perCharacter * spelled)
   }
 }

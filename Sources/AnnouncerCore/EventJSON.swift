@@ -3,7 +3,8 @@ import Foundation
 /// Encodes events as JSON Lines for `--json`: one object per line.
 ///
 /// Every object has `event`, `id`, `text`, `attempt` and `time` (seconds since
-/// start); `mark`, `reason` and `duration` appear where they apply. Input lines
+/// start); `mark`, `reason`, `duration` and `into` appear where they apply, and
+/// `part` and `parts` for texts spoken in more than one part. Input lines
 /// that were rejected appear as `rejected` events with `line` and `reason`.
 public enum EventJSON {
   /// The JSON line for `event`.
@@ -15,11 +16,17 @@ public enum EventJSON {
       ("attempt", String(event.attempt)),
       ("time", seconds(event.time)),
     ]
+    if event.parts > 1 {
+      fields += [("part", String(event.part)), ("parts", String(event.parts))]
+    }
     switch event.kind {
     case .mark(let name): fields.append(("mark", quoted(name)))
     case .spoken(let duration): fields.append(("duration", seconds(duration)))
     case .gaveUp(let reason): fields.append(("reason", quoted(reason.rawValue)))
-    case .queued, .attempt, .begin, .interrupted, .waitingForQuiet, .waitingForConnection: break
+    case .merged(let into): fields.append(("into", String(into.rawValue)))
+    case .queued, .attempt, .begin, .interrupted, .waitingForQuiet, .waitingForConnection,
+      .waitingForTurn:
+      break
     }
     return object(fields)
   }

@@ -48,6 +48,7 @@ struct Announce: AsyncParsableCommand {
   }
 
   func run() async throws {
+    let startedAt = SharedSpeakingTurns.wallClockNow()
     signal(SIGPIPE, SIG_IGN)
     let terminal = Terminal(
       quiet: output.quiet, log: output.detachedChild ? OutcomeLog.forUser() : nil)
@@ -75,9 +76,16 @@ struct Announce: AsyncParsableCommand {
     if readsStandardInput && isatty(0) == 1 {
       terminal.error("Reading announcements from the terminal, one per line; press Control-D to finish.")
     }
+    // Other announce processes of this user speaking to the same daemon take turns with us.
+    let turns: any SpeakingTurns =
+      SharedSpeakingTurns.forUser(
+        address: backend.address.description, environment: ProcessInfo.processInfo.environment,
+        since: startedAt)
+      ?? AlwaysYourTurn()
     let session = AnnounceSession(
-      announcer: Announcer(backend: backend), defaults: announcement(text: ""), output: output,
-      terminal: terminal)
+      announcer: Announcer(
+        backend: backend, maxWaiting: announcer.resolvedMaxQueue, turns: turns),
+      defaults: announcement(text: ""), output: output, terminal: terminal)
     let signals = SignalTrap { signalNumber in
       await session.cancelAll()
       return ExitStatus.interrupted(by: signalNumber)
@@ -99,6 +107,11 @@ struct Announce: AsyncParsableCommand {
         "speech-dispatcher at \(backend.address) went away and did not come back in time; "
           + "start it again, and read its log in ~/.cache/speech-dispatcher/log if it keeps stopping.",
         status: ExitStatus.serviceUnavailable)
+    }
+    if summary.dropped > 0 {
+      terminal.error(
+        "Skipped \(summary.dropped) announcement\(summary.dropped == 1 ? "" : "s") because more than "
+          + "\(announcer.resolvedMaxQueue) were waiting; raise --max-queue to keep more.")
     }
     let status = ExitStatus.forSummary(summary)
     if status != ExitStatus.success { throw ExitCode(status) }

@@ -4,9 +4,14 @@ import Foundation
 /// What one run of the command amounted to.
 struct RunSummary {
   /// Reasons of the announcements that were not delivered.
-  var failures: [GiveUpReason] = []
+  /// How many announcements were not delivered, by reason; a count, so a flood takes no memory.
+  var failureCounts: [GiveUpReason: Int] = [:]
   /// How many input lines were rejected.
   var rejectedLines = 0
+  /// Every reason some announcement was not delivered for.
+  var failures: Set<GiveUpReason> { Set(failureCounts.keys) }
+  /// How many announcements flood control dropped.
+  var dropped: Int { failureCounts[.dropped] ?? 0 }
 }
 
 /// Feeds input lines to an ``Announcer`` and reports its events as the user asked.
@@ -14,9 +19,6 @@ struct RunSummary {
 /// This is the glue between the command's options and the library: it does no
 /// speech decisions of its own.
 final class AnnounceSession: Sendable {
-  /// How many announcements may wait in the queue before input is read no further.
-  static let maxWaiting = 1_000
-
   private let announcer: Announcer
   private let defaults: Announcement
   private let output: OutputOptions
@@ -40,12 +42,14 @@ final class AnnounceSession: Sendable {
     let output = self.output
     let terminal = self.terminal
     let reporter = Task {
-      var failures: [GiveUpReason] = []
+      var failures: [GiveUpReason: Int] = [:]
       for await event in events {
         if output.json { terminal.standardOutput(EventJSON.line(for: event)) }
         if output.verbose { terminal.error(EventDescription.line(for: event)) }
         if case .gaveUp(let reason) = event.kind {
-          failures.append(reason)
+          failures[reason, default: 0] += 1
+          // Dropped ones are summed up at the end instead of one line each.
+          if reason == .dropped { continue }
           terminal.error(
             "Not delivered: \"\(EventDescription.shortened(event.text))\": \(reason.explanation).")
         }
@@ -53,8 +57,14 @@ final class AnnounceSession: Sendable {
       return failures
     }
     var rejected = 0
+    var sinceQueued = 0
     for await line in lines {
-      await announcer.waitForRoom(below: Self.maxWaiting)
+      // Keeps the announcer's inbox short; flood control bounds the queue itself.
+      sinceQueued += 1
+      if sinceQueued == 32 {
+        sinceQueued = 0
+        await announcer.waitUntilQueued()
+      }
       switch announcement(for: line, format: format, ssml: ssml) {
       case .success(let announcement):
         // A line of nothing but escape sequences is as blank as an empty one.
@@ -66,7 +76,7 @@ final class AnnounceSession: Sendable {
     }
     await announcer.waitUntilIdle()
     await announcer.close()
-    return RunSummary(failures: await reporter.value, rejectedLines: rejected)
+    return RunSummary(failureCounts: await reporter.value, rejectedLines: rejected)
   }
 
   /// Gives up everything and cancels our speech; for signals.

@@ -35,6 +35,18 @@ struct AnnouncerOptions: ParsableArguments {
     help: "TEXT is SSML; it must be well-formed XML with a <speak> root.")
   var ssml = false
 
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "At most this many announcements wait; when more arrive, the oldest waiting ones are skipped and a summary is spoken (default: 50, or ANNOUNCE_MAX_QUEUE).",
+      valueName: "count"))
+  var maxQueue: Int?
+
+  /// The queue bound after the environment is consulted.
+  private(set) var resolvedMaxQueue = 50
+  /// The largest queue bound accepted.
+  static let maxQueueRange = 1...1_000_000
+
   /// The timeout after the environment is consulted.
   private(set) var resolvedTimeout: Double = 3
   /// The priority after the environment is consulted.
@@ -64,6 +76,18 @@ struct AnnouncerOptions: ParsableArguments {
           "ANNOUNCE_PRIORITY=\(text) is not a priority; use one of \(SpeechPriority.allValueStrings.joined(separator: ", ")), or unset it.")
       }
       resolvedPriority = value
+    }
+    if let maxQueue {
+      guard Self.maxQueueRange.contains(maxQueue) else {
+        throw ValidationError("--max-queue must be a whole number from 1 to 1000000, such as 50.")
+      }
+      resolvedMaxQueue = maxQueue
+    } else if let text = environment["ANNOUNCE_MAX_QUEUE"], !text.isEmpty {
+      guard let value = Int(text), Self.maxQueueRange.contains(value) else {
+        throw ValidationError(
+          "ANNOUNCE_MAX_QUEUE=\(text) is not a whole number from 1 to 1000000; set it to one, such as 50, or unset it.")
+      }
+      resolvedMaxQueue = value
     }
     if let soundIcon, !VoiceOptions.isSafeName(soundIcon) {
       throw ValidationError("--sound-icon needs the name of a sound icon, one word such as message.")

@@ -44,12 +44,17 @@ enum EventDescription {
     let what: String
     switch event.kind {
     case .queued: what = "queued"
-    case .attempt: what = "attempt \(event.attempt)"
+    case .attempt:
+      what =
+        event.parts > 1
+        ? "attempt \(event.attempt) at part \(event.part) of \(event.parts)" : "attempt \(event.attempt)"
     case .begin: what = "speaking"
     case .mark(let name): what = "reached mark \(name)"
     case .interrupted: what = "interrupted"
     case .waitingForQuiet: what = "waiting for quiet"
     case .waitingForConnection: what = "connection lost, waiting for speech-dispatcher to come back"
+    case .waitingForTurn: what = "waiting while another announce speaks"
+    case .merged(let into): what = "same as announcement \(into), which is still waiting; merged into it"
     case .spoken(let duration): what = "spoken after \(String(format: "%.2f", duration.seconds)) seconds"
     case .gaveUp(let reason): what = "gave up: \(reason.explanation)"
     }

@@ -75,8 +75,9 @@ extension SpeakingTests {
     let result = running.wait(timeout: 10)
     #expect(result.status == 143)
     #expect(resident > 0 && resident < 64 * 1024, "\(resident) KiB resident")
-    // announce stopped reading: most of the input never left the pipe.
-    #expect(writtenWhileRunning < total / 2, "\(writtenWhileRunning) lines were taken")
+    // announce kept reading (flood control drops instead of blocking the producer),
+    // yet memory stayed bounded by the queue.
+    #expect(writtenWhileRunning > 10_000, "only \(writtenWhileRunning) lines were taken")
   }
 }
 

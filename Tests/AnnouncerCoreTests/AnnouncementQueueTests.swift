@@ -28,7 +28,7 @@ import Testing
   }
 
   @Test func announcementsAreSpokenOneAtATimeInOrder() {
-    var queue = AnnouncementQueue(timing: AnnouncerTiming())
+    var queue = TurnGrantingQueue(timing: AnnouncerTiming())
     let texts = ["one", "two", "three"]
     var actions: [Action] = []
     for (index, text) in texts.enumerated() {
@@ -58,7 +58,7 @@ import Testing
   }
 
   @Test func eventsAreReportedInOrderWithAttemptNumbers() {
-    var queue = AnnouncementQueue(timing: AnnouncerTiming())
+    var queue = TurnGrantingQueue(timing: AnnouncerTiming())
     let id = AnnouncementID(1)
     var actions = queue.enqueue(Announcement("Saved"), id: id, now: .zero)
     let (_, first) = submissions(actions)[0]
@@ -87,7 +87,7 @@ import Testing
   }
 
   @Test func aStaleEndFromThePreviousAnnouncementDoesNotCompleteTheNext() {
-    var queue = AnnouncementQueue(timing: AnnouncerTiming())
+    var queue = TurnGrantingQueue(timing: AnnouncerTiming())
     var actions = queue.enqueue(Announcement("one"), id: AnnouncementID(1), now: .zero)
     actions += queue.enqueue(Announcement("two"), id: AnnouncementID(2), now: .zero)
     let (_, first) = submissions(actions)[0]
@@ -102,7 +102,7 @@ import Testing
   }
 
   @Test func cancelAllGivesUpTheCurrentAndEveryWaitingAnnouncement() {
-    var queue = AnnouncementQueue(timing: AnnouncerTiming())
+    var queue = TurnGrantingQueue(timing: AnnouncerTiming())
     var actions: [Action] = []
     for index in 1...3 {
       actions += queue.enqueue(Announcement("\(index)"), id: AnnouncementID(index), now: .zero)
@@ -116,7 +116,7 @@ import Testing
   }
 
   @Test func afterADisconnectLaterAnnouncementsKeepTryingAndNoneHangs() {
-    var queue = AnnouncementQueue(timing: AnnouncerTiming())
+    var queue = TurnGrantingQueue(timing: AnnouncerTiming())
     var actions = queue.enqueue(Announcement("one"), id: AnnouncementID(1), now: .zero)
     actions += queue.enqueue(Announcement("two"), id: AnnouncementID(2), now: .zero)
     let (_, first) = submissions(actions)[0]
@@ -134,7 +134,7 @@ import Testing
   }
 
   @Test func timerTicksGoToTheAnnouncementInFlight() {
-    var queue = AnnouncementQueue(timing: AnnouncerTiming())
+    var queue = TurnGrantingQueue(timing: AnnouncerTiming())
     let actions = queue.enqueue(
       Announcement("later", delay: .seconds(2)), id: AnnouncementID(1), now: .zero)
     #expect(submissions(actions).isEmpty)

@@ -15,12 +15,18 @@ import Testing
       Announcement(text, retryTimeout: timeout, delay: delay), timing: timing)
   }
 
+  /// Starts `m` at `now`, gives it the speaking turn at once, and returns the first attempt's actions.
+  func started(_ m: inout AnnouncementStateMachine, now: Duration = .zero) -> [Action] {
+    #expect(m.start(now: now) == [.takeTurn])
+    return m.turnTaken(now: now)
+  }
+
   /// Starts `m` at `now` and gives its first message id `id`; returns the submit serial.
   @discardableResult
   func startAccepted(_ m: inout AnnouncementStateMachine, id: MessageID, now: Duration = .zero)
     -> Int
   {
-    let actions = m.start(now: now)
+    let actions = started(&m, now: now)
     let serial = submittedSerial(actions)
     #expect(m.submissionAccepted(serial: serial, id: id, now: now) == [])
     return serial
@@ -44,14 +50,14 @@ import Testing
 
   @Test func heardWhenEndFollowsOurFinalMark() {
     var m = machine()
-    let start = m.start(now: .zero)
+    let start = started(&m)
     #expect(start == [.report(.attempt), .submit(SpeechRequest(attemptOf: Announcement("Saved")), serial: 1)])
     #expect(m.submissionAccepted(serial: 1, id: 7, now: .milliseconds(2)) == [])
     #expect(m.handle(.began(7), now: .milliseconds(5)) == [.report(.begin)])
     #expect(m.handle(.indexMark(7, name: final), now: .milliseconds(490)) == [.report(.mark(final))])
     #expect(
       m.handle(.ended(7), now: .milliseconds(830))
-        == [.finish(.spoken(attempts: 1, duration: .milliseconds(830)))])
+        == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .milliseconds(830)))])
     #expect(m.outcome == .spoken(attempts: 1, duration: .milliseconds(830)))
     #expect(m.deadline == nil)
   }
@@ -60,7 +66,7 @@ import Testing
     var m = machine()
     startAccepted(&m, id: 7)
     _ = m.handle(.began(7), now: .milliseconds(5))
-    #expect(m.handle(.ended(7), now: .seconds(1)) == [.finish(.spoken(attempts: 1, duration: .seconds(1)))])
+    #expect(m.handle(.ended(7), now: .seconds(1)) == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(1)))])
   }
 
   @Test func endWithoutOurFinalMarkWhileMarksWereReportedIsAnInterruption() {
@@ -78,18 +84,18 @@ import Testing
 
   @Test func eventsBeforeTheIdAreReplayedOnceItArrives() {
     var m = machine()
-    let serial = submittedSerial(m.start(now: .zero))
+    let serial = submittedSerial(started(&m))
     #expect(m.handle(.began(7), now: .milliseconds(1)) == [])
     #expect(m.handle(.indexMark(7, name: final), now: .milliseconds(2)) == [])
     #expect(m.handle(.ended(7), now: .milliseconds(3)) == [])
     #expect(m.outcome == nil)
     let actions = m.submissionAccepted(serial: serial, id: 7, now: .milliseconds(4))
-    #expect(actions == [.report(.begin), .report(.mark(final)), .finish(.spoken(attempts: 1, duration: .milliseconds(4)))])
+    #expect(actions == [.report(.begin), .report(.mark(final)), .releaseTurn, .finish(.spoken(attempts: 1, duration: .milliseconds(4)))])
   }
 
   @Test func earlyCancelIsAnInterruption() {
     var m = machine()
-    let serial = submittedSerial(m.start(now: .zero))
+    let serial = submittedSerial(started(&m))
     #expect(m.handle(.cancelled(7), now: .milliseconds(1)) == [])
     let actions = m.submissionAccepted(serial: serial, id: 7, now: .milliseconds(2))
     #expect(actions.first == .report(.interrupted))
@@ -98,7 +104,7 @@ import Testing
 
   @Test func staleIdsAreIgnoredBeforeAndAfterOurId() {
     var m = machine()
-    let serial = submittedSerial(m.start(now: .zero))
+    let serial = submittedSerial(started(&m))
     #expect(m.handle(.ended(3), now: .milliseconds(1)) == [])
     #expect(m.handle(.cancelled(4), now: .milliseconds(1)) == [])
     #expect(m.submissionAccepted(serial: serial, id: 7, now: .milliseconds(2)) == [])
@@ -106,12 +112,12 @@ import Testing
     #expect(m.handle(.ended(8), now: .milliseconds(4)) == [])
     #expect(m.outcome == nil)
     #expect(m.handle(.began(7), now: .milliseconds(5)) == [.report(.begin)])
-    #expect(m.handle(.ended(7), now: .seconds(1)) == [.finish(.spoken(attempts: 1, duration: .seconds(1)))])
+    #expect(m.handle(.ended(7), now: .seconds(1)) == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(1)))])
   }
 
   @Test func aFloodOfStaleEarlyEventsIsBounded() {
     var m = machine()
-    let serial = submittedSerial(m.start(now: .zero))
+    let serial = submittedSerial(started(&m))
     for id in 0..<10_000 { _ = m.handle(.ended(1000 + id), now: .zero) }
     _ = m.handle(.ended(7), now: .zero)
     // Our own END came after the limit was reached, so it is not replayed…
@@ -169,7 +175,7 @@ import Testing
     _ = m.handle(.began(10), now: .milliseconds(425))
     #expect(
       m.handle(.ended(10), now: .milliseconds(1200))
-        == [.finish(.spoken(attempts: 2, duration: .milliseconds(1200)))])
+        == [.releaseTurn, .finish(.spoken(attempts: 2, duration: .milliseconds(1200)))])
   }
 
   @Test func theRetryIsSentWithTheAnnouncementsOwnPriority() {
@@ -212,7 +218,7 @@ import Testing
     _ = m.handle(.began(7), now: .milliseconds(5))
     #expect(
       m.handle(.cancelled(7), now: .seconds(2))
-        == [.report(.interrupted), .finish(.gaveUp(.interruptedOutOfTime))])
+        == [.report(.interrupted), .releaseTurn, .finish(.gaveUp(.interruptedOutOfTime))])
   }
 
   @Test func cancelAfterTheDeadlineOfALongAttemptGivesUp() {
@@ -223,7 +229,7 @@ import Testing
     #expect(m.tick(now: .seconds(2)) == [])
     #expect(
       m.handle(.cancelled(7), now: .seconds(5))
-        == [.report(.interrupted), .finish(.gaveUp(.interruptedOutOfTime))])
+        == [.report(.interrupted), .releaseTurn, .finish(.gaveUp(.interruptedOutOfTime))])
   }
 
   @Test func anAttemptSpeakingPastTheWindowMayFinish() {
@@ -231,7 +237,7 @@ import Testing
     startAccepted(&m, id: 7)
     _ = m.handle(.began(7), now: .milliseconds(5))
     #expect(m.tick(now: .seconds(4)) == [])
-    #expect(m.handle(.ended(7), now: .seconds(9)) == [.finish(.spoken(attempts: 1, duration: .seconds(9)))])
+    #expect(m.handle(.ended(7), now: .seconds(9)) == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(9)))])
   }
 
   @Test func theWindowClosingWhileWaitingForQuietGivesUp() {
@@ -257,7 +263,7 @@ import Testing
     startAccepted(&m, id: 7)
     let probe = probeSerial(m.handle(.cancelled(7), now: .milliseconds(900)))
     _ = m.submissionAccepted(serial: probe, id: 8, now: .milliseconds(900))
-    #expect(m.handle(.ended(8), now: .milliseconds(1000)) == [.finish(.gaveUp(.interruptedOutOfTime))])
+    #expect(m.handle(.ended(8), now: .milliseconds(1000)) == [.releaseTurn, .finish(.gaveUp(.interruptedOutOfTime))])
     #expect(m.attempts == 1)
   }
 
@@ -288,14 +294,14 @@ import Testing
     _ = m.handle(.began(7), now: .milliseconds(5))
     #expect(
       m.handle(.cancelled(7), now: .milliseconds(100))
-        == [.report(.interrupted), .finish(.gaveUp(.noRetry))])
+        == [.report(.interrupted), .releaseTurn, .finish(.gaveUp(.noRetry))])
   }
 
   @Test func timeoutZeroStillSucceedsWhenUninterrupted() {
     var m = machine(timeout: .zero)
     startAccepted(&m, id: 7)
     _ = m.handle(.began(7), now: .milliseconds(5))
-    #expect(m.handle(.ended(7), now: .seconds(1)) == [.finish(.spoken(attempts: 1, duration: .seconds(1)))])
+    #expect(m.handle(.ended(7), now: .seconds(1)) == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(1)))])
   }
 
   // MARK: Stalls
@@ -307,7 +313,7 @@ import Testing
     let bound = .milliseconds(5) + timing.expectedSpeakingTime(of: Announcement("Saved")) + timing.stallMargin
     #expect(m.deadline == bound)
     #expect(m.tick(now: bound - .milliseconds(1)) == [])
-    #expect(m.tick(now: bound) == [.cancelSpeech, .finish(.gaveUp(.stalled))])
+    #expect(m.tick(now: bound) == [.cancelSpeech, .releaseTurn, .finish(.gaveUp(.stalled))])
   }
 
   @Test func theStallBoundGrowsWithTheText() {
@@ -329,7 +335,7 @@ import Testing
     _ = m.submissionAccepted(serial: probe, id: 8, now: timing.beginBound)
     let answerBy = timing.beginBound + timing.probeAnswerBound
     #expect(m.deadline == answerBy)
-    #expect(m.tick(now: answerBy) == [.cancelSpeech, .finish(.gaveUp(.stalled))])
+    #expect(m.tick(now: answerBy) == [.cancelSpeech, .releaseTurn, .finish(.gaveUp(.stalled))])
   }
 
   @Test func noBeginWhileTheChannelIsBusyKeepsWaitingThenSpeaks() {
@@ -341,7 +347,7 @@ import Testing
     #expect(m.handle(.cancelled(8), now: timing.beginBound) == [])
     #expect(m.deadline == timing.beginBound * 2)
     #expect(m.handle(.began(7), now: .seconds(7)) == [.report(.begin)])
-    #expect(m.handle(.ended(7), now: .seconds(8)) == [.finish(.spoken(attempts: 1, duration: .seconds(8)))])
+    #expect(m.handle(.ended(7), now: .seconds(8)) == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(8)))])
   }
 
   @Test func noBeginWhileBusyUntilTheWindowClosesWithdrawsTheMessage() {
@@ -352,7 +358,7 @@ import Testing
     _ = m.submissionAccepted(serial: probe, id: 8, now: timing.beginBound)
     #expect(
       m.handle(.cancelled(8), now: timing.beginBound)
-        == [.cancelSpeech, .finish(.gaveUp(.interruptedOutOfTime))])
+        == [.cancelSpeech, .releaseTurn, .finish(.gaveUp(.interruptedOutOfTime))])
   }
 
   @Test func noBeginWhileTheChannelIsQuietMeansTheMessageWasLostAndIsRetried() {
@@ -370,7 +376,7 @@ import Testing
     startAccepted(&m, id: 7)
     let probe = probeSerial(m.handle(.cancelled(7), now: .seconds(1)))
     _ = m.submissionAccepted(serial: probe, id: 8, now: .seconds(1))
-    #expect(m.tick(now: .seconds(1) + timing.probeAnswerBound) == [.cancelSpeech, .finish(.gaveUp(.stalled))])
+    #expect(m.tick(now: .seconds(1) + timing.probeAnswerBound) == [.cancelSpeech, .releaseTurn, .finish(.gaveUp(.stalled))])
   }
 
   // MARK: Connection, delay, cancel
@@ -397,13 +403,13 @@ import Testing
     startAccepted(&m, id: 7)
     _ = m.handle(.connectionLost, now: .seconds(1))
     #expect(m.tick(now: .milliseconds(2999)) == [])
-    #expect(m.tick(now: .seconds(3)) == [.finish(.gaveUp(.disconnected))])
+    #expect(m.tick(now: .seconds(3)) == [.releaseTurn, .finish(.gaveUp(.disconnected))])
   }
 
   @Test func aLostConnectionWithTimeoutZeroGivesUpAtOnce() {
     var m = machine(timeout: .zero)
     startAccepted(&m, id: 7)
-    #expect(m.handle(.connectionLost, now: .milliseconds(100)) == [.finish(.gaveUp(.disconnected))])
+    #expect(m.handle(.connectionLost, now: .milliseconds(100)) == [.releaseTurn, .finish(.gaveUp(.disconnected))])
   }
 
   @Test func aLostConnectionWhileWaitingForQuietWaitsForIt() {
@@ -415,17 +421,17 @@ import Testing
 
   @Test func aFailedSendWaitsForTheConnectionWithinTheWindow() {
     var m = machine()
-    let serial = submittedSerial(m.start(now: .zero))
+    let serial = submittedSerial(started(&m))
     #expect(m.submissionFailed(serial: serial + 1, now: .zero) == [])
     #expect(m.submissionFailed(serial: serial, now: .zero) == [.report(.waitingForConnection)])
-    #expect(m.tick(now: .seconds(3)) == [.finish(.gaveUp(.disconnected))])
+    #expect(m.tick(now: .seconds(3)) == [.releaseTurn, .finish(.gaveUp(.disconnected))])
   }
 
   @Test func cancelWhileWaitingForTheConnectionGivesUp() {
     var m = machine()
     startAccepted(&m, id: 7)
     _ = m.handle(.connectionLost, now: .seconds(1))
-    #expect(m.cancel(now: .seconds(2)) == [.finish(.gaveUp(.cancelled))])
+    #expect(m.cancel(now: .seconds(2)) == [.releaseTurn, .finish(.gaveUp(.cancelled))])
   }
 
   @Test func delayWaitsBeforeTheFirstAttemptAndTheWindowStartsAfterIt() {
@@ -433,7 +439,8 @@ import Testing
     #expect(m.start(now: .zero) == [])
     #expect(m.deadline == .seconds(2))
     #expect(m.tick(now: .seconds(1)) == [])
-    let actions = m.tick(now: .seconds(2))
+    #expect(m.tick(now: .seconds(2)) == [.takeTurn])
+    let actions = m.turnTaken(now: .seconds(2))
     let serial = submittedSerial(actions)
     _ = m.submissionAccepted(serial: serial, id: 7, now: .seconds(2))
     // The window runs from 2 s to 3 s, so an interruption at 2.5 s is retried.
@@ -444,7 +451,7 @@ import Testing
   @Test func cancelStopsOurSpeechAndGivesUp() {
     var m = machine()
     startAccepted(&m, id: 7)
-    #expect(m.cancel(now: .seconds(1)) == [.cancelSpeech, .finish(.gaveUp(.cancelled))])
+    #expect(m.cancel(now: .seconds(1)) == [.cancelSpeech, .releaseTurn, .finish(.gaveUp(.cancelled))])
     #expect(m.cancel(now: .seconds(1)) == [])
   }
 

@@ -1,0 +1,171 @@
+import Testing
+
+@testable import AnnouncerCore
+
+/// Long texts spoken in parts, and the speaking turn shared with other announcers.
+@Suite struct LongTextAndTurnTests {
+  typealias Action = AnnouncementStateMachine.Action
+  let final = SpeechRequest.finalMarkName
+
+  /// A timing whose parts hold at most 40 characters, so texts stay readable.
+  var timing: AnnouncerTiming {
+    var timing = AnnouncerTiming()
+    timing.longestPart = 40
+    return timing
+  }
+
+  func submitted(_ actions: [Action]) -> (text: String, serial: Int)? {
+    for case .submit(let request, let serial) in actions where request.purpose == .announcement {
+      return (request.text, serial)
+    }
+    return nil
+  }
+
+  func probeSerial(_ actions: [Action]) -> Int? {
+    for case .submit(let request, let serial) in actions where request.purpose == .quietProbe {
+      return serial
+    }
+    return nil
+  }
+
+  // MARK: Splitting
+
+  @Test func aShortTextIsOnePart() {
+    let text = "Build finished."
+    #expect(TextParts.split(text).map { String(text[$0]) } == [text])
+  }
+
+  @Test func partsEndAfterASentenceInTheirSecondHalf() {
+    let text = "The first sentence is here. The second one follows it. And a third."
+    let parts = TextParts.split(text, longest: 40).map { String(text[$0]) }
+    #expect(parts == ["The first sentence is here.", "The second one follows it. And a third."])
+  }
+
+  @Test func withoutASentenceEndPartsEndAtAWordBoundary() {
+    let text = "alpha beta gamma delta epsilon zeta eta theta iota kappa"
+    let parts = TextParts.split(text, longest: 20).map { String(text[$0]) }
+    #expect(parts.allSatisfy { $0.count <= 20 })
+    #expect(parts.allSatisfy { !$0.hasPrefix(" ") && !$0.hasSuffix(" ") })
+    #expect(parts.joined(separator: " ") == text)
+  }
+
+  @Test func aTextWithoutSpacesIsCutAndNothingIsLost() {
+    let text = String(repeating: "x", count: 95)
+    let parts = TextParts.split(text, longest: 40).map { String(text[$0]) }
+    #expect(parts.map(\.count) == [40, 40, 15])
+    #expect(parts.joined() == text)
+  }
+
+  @Test func aMegabyteLineKeepsEveryWordInOrder() throws {
+    let words = (0..<150_000).map { "w\($0)" }
+    let text = words.joined(separator: " ")
+    #expect(text.utf8.count > 1_000_000)
+    let parts = TextParts.split(text).map { String(text[$0]) }
+    #expect(parts.count > 1000)
+    #expect(parts.allSatisfy { $0.count <= TextParts.longestPart })
+    #expect(parts.joined(separator: " ").split(separator: " ").map(String.init) == words)
+  }
+
+  // MARK: Speaking in parts
+
+  @Test func partsAreSpokenInOrderEachTakingTheTurnAgain() throws {
+    let text = "The first sentence is here. The second one follows it. And a third."
+    var m = AnnouncementStateMachine(Announcement(text), timing: timing)
+    #expect(m.partCount == 2)
+    #expect(m.start(now: .zero) == [.takeTurn])
+    let first = try #require(submitted(m.turnTaken(now: .zero)))
+    #expect(first.text == "The first sentence is here.")
+    _ = m.submissionAccepted(serial: first.serial, id: 7, now: .zero)
+    _ = m.handle(.began(7), now: .milliseconds(10))
+    _ = m.handle(.indexMark(7, name: final), now: .seconds(2))
+    // The first part is heard: the turn is given back and asked for again.
+    #expect(m.handle(.ended(7), now: .seconds(2)) == [.releaseTurn, .takeTurn])
+    #expect(m.outcome == nil)
+    let second = try #require(submitted(m.turnTaken(now: .seconds(3))))
+    #expect(second.text == "The second one follows it. And a third.")
+    #expect(m.partNumber == 2)
+    _ = m.submissionAccepted(serial: second.serial, id: 8, now: .seconds(3))
+    _ = m.handle(.began(8), now: .seconds(3))
+    _ = m.handle(.indexMark(8, name: final), now: .seconds(5))
+    #expect(
+      m.handle(.ended(8), now: .seconds(5))
+        == [.releaseTurn, .finish(.spoken(attempts: 2, duration: .seconds(5)))])
+  }
+
+  @Test func anInterruptionRepeatsOnlyThePartItCutOffWithinThatPartsWindow() throws {
+    let text = "The first sentence is here. The second one follows it. And a third."
+    var m = AnnouncementStateMachine(
+      Announcement(text, retryTimeout: .seconds(3)), timing: timing)
+    _ = m.start(now: .zero)
+    let first = try #require(submitted(m.turnTaken(now: .zero)))
+    _ = m.submissionAccepted(serial: first.serial, id: 7, now: .zero)
+    _ = m.handle(.ended(7), now: .seconds(10))
+    let second = try #require(submitted(m.turnTaken(now: .seconds(10))))
+    _ = m.submissionAccepted(serial: second.serial, id: 8, now: .seconds(10))
+    _ = m.handle(.began(8), now: .seconds(10))
+    // Ten seconds after the first attempt, yet within the second part's own window.
+    let interrupted = m.handle(.cancelled(8), now: .seconds(11))
+    #expect(interrupted.contains(.report(.waitingForQuiet)))
+    let probe = try #require(probeSerial(interrupted))
+    _ = m.submissionAccepted(serial: probe, id: 9, now: .seconds(11))
+    let retry = try #require(submitted(m.handle(.ended(9), now: .seconds(11))))
+    #expect(retry.text == second.text)
+    #expect(m.attemptsOfPart == 2)
+  }
+
+  @Test func ssmlIsNeverSplit() {
+    let ssml = "<speak>" + String(repeating: "word ", count: 100) + "</speak>"
+    let m = AnnouncementStateMachine(Announcement(ssml, isSSML: true), timing: timing)
+    #expect(m.partCount == 1)
+  }
+
+  @Test func theStallBoundFollowsThePartNotTheWholeText() throws {
+    let text = String(repeating: "word ", count: 400)
+    var m = AnnouncementStateMachine(Announcement(text), timing: timing)
+    _ = m.start(now: .zero)
+    let first = try #require(submitted(m.turnTaken(now: .zero)))
+    _ = m.submissionAccepted(serial: first.serial, id: 7, now: .zero)
+    _ = m.handle(.began(7), now: .zero)
+    let bound = timing.expectedSpeakingTime(of: first.text.count, voice: VoiceOptions()) + timing.stallMargin
+    #expect(m.deadline == bound)
+  }
+
+  // MARK: The turn
+
+  @Test func nothingIsSentUntilTheTurnIsTaken() {
+    var m = AnnouncementStateMachine(Announcement("Saved"), timing: timing)
+    #expect(m.start(now: .zero) == [.takeTurn])
+    #expect(m.turnBusy(now: .zero) == [.report(.waitingForTurn)])
+    #expect(m.deadline == nil)
+    #expect(m.tick(now: .seconds(3600)) == [])
+    // Waiting for the turn does not use up the retry window.
+    let actions = m.turnTaken(now: .seconds(3600))
+    #expect(submitted(actions)?.text == "Saved")
+    #expect(m.deadline == .seconds(3600) + timing.beginBound)
+  }
+
+  @Test func cancellingWhileWaitingForTheTurnGivesItBackAndSendsNothing() {
+    var m = AnnouncementStateMachine(Announcement("Saved"), timing: timing)
+    _ = m.start(now: .zero)
+    #expect(m.cancel(now: .seconds(1)) == [.releaseTurn, .finish(.gaveUp(.cancelled))])
+    #expect(m.turnTaken(now: .seconds(2)) == [])
+  }
+
+  @Test func aLateGrantOrBusyAnswerIsIgnored() throws {
+    var m = AnnouncementStateMachine(Announcement("Saved"), timing: timing)
+    _ = m.start(now: .zero)
+    let first = try #require(submitted(m.turnTaken(now: .zero)))
+    #expect(m.turnTaken(now: .zero) == [])
+    #expect(m.turnBusy(now: .zero) == [])
+    _ = m.submissionAccepted(serial: first.serial, id: 7, now: .zero)
+    #expect(
+      m.handle(.ended(7), now: .seconds(1))
+        == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(1)))])
+  }
+
+  @Test func theDelayComesBeforeTheTurn() {
+    var m = AnnouncementStateMachine(Announcement("Saved", delay: .seconds(2)), timing: timing)
+    #expect(m.start(now: .zero) == [])
+    #expect(m.tick(now: .seconds(2)) == [.takeTurn])
+  }
+}

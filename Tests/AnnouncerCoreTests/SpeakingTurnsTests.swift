@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+@testable import AnnouncerCore
+
+/// The driver with a turn that another announcer holds, and the file-based
+/// turns that announce processes share.
+@Suite(.timeLimit(.minutes(1))) struct SpeakingTurnsTests {
+  // MARK: The driver
+
+  @Test func theDriverSpeaksOnlyOnceTheTurnIsGrantedAndGivesItBack() async throws {
+    let backend = ScriptedBackend()
+    let turns = ScriptedTurns()
+    let announcer = Announcer(backend: backend, clock: ManualClock(), turns: turns)
+    let events = announcer.events()
+    var said = backend.said.makeAsyncIterator()
+    async let outcome = announcer.announce("Saved")
+    while !turns.isWaiting { await Task.yield() }
+    turns.grant()
+    let first = try #require(await said.next())
+    #expect(first.request.text == "Saved")
+    backend.emit(.began(first.id))
+    backend.emit(.ended(first.id))
+    #expect(await outcome.wasSpoken)
+    #expect(turns.releases == 1)
+    await announcer.close()
+    var names: [String] = []
+    for await event in events { names.append(event.kind.name) }
+    #expect(names == ["queued", "waiting-for-turn", "attempt", "begin", "spoken"])
+  }
+
+  @Test func cancellingWhileWaitingForTheTurnGivesBackThePlaceAndSaysNothing() async {
+    let backend = ScriptedBackend()
+    let turns = ScriptedTurns()
+    let announcer = Announcer(backend: backend, clock: ManualClock(), turns: turns)
+    async let outcome = announcer.announce("Saved")
+    while !turns.isWaiting { await Task.yield() }
+    await announcer.cancelAll()
+    #expect(await outcome == .gaveUp(.cancelled))
+    #expect(turns.releases == 1)
+    await announcer.close()
+    var said: [ScriptedBackend.Said] = []
+    for await request in backend.said { said.append(request) }
+    #expect(said.isEmpty)
+  }
+
+  // MARK: Turns shared through files
+
+  func makeDirectory() throws -> String {
+    let path = NSTemporaryDirectory() + "announce-turns-\(UUID().uuidString)"
+    return path
+  }
+
+  @Test func oneHoldsTheTurnAndTheNextGetsItWhenItIsGivenBack() async throws {
+    let directory = try makeDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let first = try #require(SharedSpeakingTurns(directory: directory))
+    let second = try #require(SharedSpeakingTurns(directory: directory))
+    #expect(first.tryTake())
+    #expect(!second.tryTake())
+    #expect(!second.tryTake())
+    first.release()
+    try await second.take()
+    #expect(!first.tryTake())
+    second.release()
+    #expect(first.tryTake())
+    first.release()
+  }
+
+  @Test func placesInLineAreServedInTheOrderTheyWereTaken() throws {
+    let directory = try makeDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let holder = try #require(SharedSpeakingTurns(directory: directory))
+    let early = try #require(SharedSpeakingTurns(directory: directory))
+    let late = try #require(SharedSpeakingTurns(directory: directory))
+    #expect(holder.tryTake())
+    #expect(!early.tryTake())
+    #expect(!late.tryTake())
+    holder.release()
+    #expect(!late.tryTake())
+    #expect(early.tryTake())
+    early.release()
+    #expect(late.tryTake())
+    late.release()
+  }
+
+  @Test func anAnnouncerStartedEarlierGoesFirstButNeverCutsInOnTheHolder() throws {
+    let directory = try makeDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let startedEarly = SharedSpeakingTurns.wallClockNow()
+    let holder = try #require(SharedSpeakingTurns(directory: directory))
+    let waiting = try #require(SharedSpeakingTurns(directory: directory))
+    let early = try #require(SharedSpeakingTurns(directory: directory, since: startedEarly))
+    #expect(holder.tryTake())
+    #expect(!waiting.tryTake())
+    // Its place is dated before the holder's, yet the holder keeps the turn.
+    #expect(!early.tryTake())
+    holder.release()
+    #expect(!waiting.tryTake())
+    #expect(early.tryTake())
+    early.release()
+    #expect(waiting.tryTake())
+    waiting.release()
+  }
+
+  @Test func aTicketLeftByAKilledProcessIsRemovedAndNeverWaitedFor() throws {
+    let directory = try makeDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let turns = try #require(SharedSpeakingTurns(directory: directory))
+    // Nobody holds a lock on it: its owner is gone.
+    let abandoned = directory + "/00000000000000000001-0000000001-000001"
+    #expect(FileManager.default.createFile(atPath: abandoned, contents: nil))
+    #expect(turns.tryTake())
+    #expect(!FileManager.default.fileExists(atPath: abandoned))
+    turns.release()
+  }
+
+  @Test func aHolderThatStoppedRenewingIsPassedOver() throws {
+    let directory = try makeDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let turns = try #require(SharedSpeakingTurns(directory: directory))
+    // A stopped process: it holds its ticket and the turn, but its ticket is old.
+    let held = directory + "/held-00000000000000000001-0000000001-000001"
+    let ticket = open(held, O_CREAT | O_RDWR, 0o600)
+    let turn = open(directory + "/turn", O_RDWR)
+    defer {
+      close(ticket)
+      close(turn)
+    }
+    #expect(flock(ticket, LOCK_EX) == 0)
+    #expect(flock(turn, LOCK_EX) == 0)
+    var times = [timespec(tv_sec: time(nil) - 60, tv_nsec: 0), timespec(tv_sec: time(nil) - 60, tv_nsec: 0)]
+    #expect(futimens(ticket, &times) == 0)
+    #expect(turns.tryTake())
+    turns.release()
+  }
+
+  @Test func aHolderThatRenewsIsWaitedFor() throws {
+    let directory = try makeDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let turns = try #require(SharedSpeakingTurns(directory: directory))
+    let held = directory + "/held-00000000000000000001-0000000001-000001"
+    let ticket = open(held, O_CREAT | O_RDWR, 0o600)
+    let turn = open(directory + "/turn", O_RDWR)
+    defer {
+      close(ticket)
+      close(turn)
+    }
+    #expect(flock(ticket, LOCK_EX) == 0)
+    #expect(flock(turn, LOCK_EX) == 0)
+    #expect(!turns.tryTake())
+    flock(turn, LOCK_UN)
+    unlink(held)
+    #expect(turns.tryTake())
+    turns.release()
+  }
+
+  @Test func eachAddressHasItsOwnLineInAPrivateDirectory() throws {
+    let runtime = try makeDirectory()
+    #expect(mkdir(runtime, 0o700) == 0)
+    defer { try? FileManager.default.removeItem(atPath: runtime) }
+    let environment = ["XDG_RUNTIME_DIR": runtime]
+    let one = try #require(SharedSpeakingTurns.forUser(address: "unix_socket:/a", environment: environment))
+    let other = try #require(SharedSpeakingTurns.forUser(address: "unix_socket:/b", environment: environment))
+    #expect(one.directory != other.directory)
+    #expect(one.directory.hasPrefix(runtime + "/announce/turns-"))
+    #expect(one.tryTake())
+    #expect(other.tryTake())
+    one.release()
+    other.release()
+    var status = stat()
+    #expect(stat(runtime + "/announce", &status) == 0)
+    #expect(status.st_mode & 0o077 == 0)
+  }
+
+  @Test func aDirectoryOthersCanWriteIsRefused() throws {
+    let directory = try makeDirectory()
+    #expect(mkdir(directory, 0o777) == 0)
+    chmod(directory, 0o777)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    #expect(SharedSpeakingTurns(directory: directory) == nil)
+  }
+}
