@@ -32,6 +32,11 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    .executableTarget(
+      name: "CoreThroughput",
+      dependencies: ["AnnouncerCore"],
+      path: "Benchmarks/CoreThroughput"
+    ),
     .testTarget(
       name: "AnnouncerCoreTests",
       dependencies: [
