@@ -160,7 +160,8 @@ public struct AnnouncementID: Hashable, Sendable, Comparable, CustomStringConver
 
 /// The final outcome of one announcement. Every announcement gets exactly one.
 public enum Outcome: Sendable, Equatable {
-  /// Heard to the end, after `attempts` tries, `duration` after the first attempt started.
+  /// Heard to the end, after `attempts` tries (counting every part of a long text),
+  /// `duration` after the first attempt started.
   case spoken(attempts: Int, duration: Duration)
   /// Not heard to the end.
   case gaveUp(GiveUpReason)

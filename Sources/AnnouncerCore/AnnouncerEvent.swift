@@ -45,7 +45,7 @@ public struct AnnouncerEvent: Sendable, Equatable {
 
   /// The announcement it happened to.
   public var announcement: AnnouncementID
-  /// That announcement's text.
+  /// That announcement's text; for the attempts of a text spoken in parts, that part's text.
   public var text: String
   /// The attempt it belongs to, counted within the current part; 0 before the first attempt.
   public var attempt: Int
