@@ -13,7 +13,8 @@ struct Announce: AsyncParsableCommand {
       non-blank line of standard input is one announcement, spoken as it arrives. An \
       announcement that other speech interrupts is tried again, once the channel is quiet, \
       until its timeout runs out. The exit status is 0 only when every announcement was \
-      heard to the end.
+      heard to the end. "announce init bash" (or zsh, fish) prints a shell hook that \
+      announces each command that ran long; to speak the word "init", give "announce -- init".
       """,
     version: "0.2.0"
   )

@@ -79,7 +79,8 @@ enum HookMessage {
       .replacingOccurrences(of: "{command}", with: name)
       .replacingOccurrences(of: "{status}", with: String(command.status))
       .replacingOccurrences(of: "{duration}", with: SpokenDuration.text(seconds: command.seconds))
-    return sentence.capitalizedFirst
+    // A command's name keeps its case; "the command" starts a sentence like any word.
+    return words.shortName.isEmpty ? sentence.capitalizedFirst : sentence
   }
 }
 

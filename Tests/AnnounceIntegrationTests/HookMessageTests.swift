@@ -27,8 +27,8 @@ import Testing
   }
 
   @Test func successAndFailureUseTheirDefaultSentences() {
-    #expect(sentence("make test") == "Make test finished after 1 minute 5 seconds")
-    #expect(sentence("make test", status: 2, seconds: 12) == "Make test failed with status 2 after 12 seconds")
+    #expect(sentence("make test") == "make test finished after 1 minute 5 seconds")
+    #expect(sentence("make test", status: 2, seconds: 12) == "make test failed with status 2 after 12 seconds")
   }
 
   @Test func templatesFromTheEnvironmentFillEveryPlaceholder() {
@@ -39,7 +39,7 @@ import Testing
     #expect(sentence("cargo build", environment: environment) == "Done: cargo build, 1 minute 5 seconds")
     #expect(
       sentence("cargo build", status: 101, environment: environment)
-        == "Cargo build broke (101) after 1 minute 5 seconds")
+        == "cargo build broke (101) after 1 minute 5 seconds")
   }
 
   @Test func commandsShorterThanTheThresholdAreNotAnnounced() {
@@ -56,7 +56,7 @@ import Testing
     #expect(sentence("make", status: 130) == nil)
     #expect(
       sentence("make", status: 130, environment: ["ANNOUNCE_ON_INTERRUPT": "1"])
-        == "Make failed with status 130 after 1 minute 5 seconds")
+        == "make failed with status 130 after 1 minute 5 seconds")
     #expect(sentence("make", status: 148, environment: ["ANNOUNCE_ON_INTERRUPT": "1"]) == nil)
   }
 
@@ -73,7 +73,7 @@ import Testing
     let environment = ["ANNOUNCE_IGNORE": "make  ninja"]
     #expect(sentence("make all", environment: environment) == nil)
     #expect(sentence("ninja", environment: environment) == nil)
-    #expect(sentence("vim x", environment: environment) == "Vim x finished after 1 minute 5 seconds")
+    #expect(sentence("vim x", environment: environment) == "vim x finished after 1 minute 5 seconds")
   }
 
   @Test(arguments: [

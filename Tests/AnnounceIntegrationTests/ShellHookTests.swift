@@ -58,7 +58,7 @@ extension SpeakingTests {
     let heard = session.wait(timeout: 20) { !spokenTexts(session).isEmpty }
     let speech = recording.stop()
     #expect(heard, "nothing was logged: \(session.logEntries())")
-    #expect(spokenTexts(session) == ["Sleep 1.2 finished after 1 second"])
+    #expect(spokenTexts(session) == ["sleep 1.2 finished after 1 second"])
     #expect(speech > 0.8, "\(speech) s of speech")
     let delay = try #require(promptDelay(session.promptLines()), "\(session.promptLines())")
     print("\(shell): the prompt came back \(String(format: "%.1f", delay * 1000)) ms after the command ended")
@@ -95,9 +95,9 @@ extension SpeakingTests {
     #expect(session.waitForPrompt { session.type("sleep 1.1") })
     #expect(session.waitForPrompt { session.type("sleep 1.2") })
     // The hooks of the first command started before the second's, so they speak first.
-    #expect(session.wait(timeout: 20) { spokenTexts(session).contains { $0.hasPrefix("Sleep 1.2") } })
+    #expect(session.wait(timeout: 20) { spokenTexts(session).contains { $0.hasPrefix("sleep 1.2") } })
     #expect(
-      spokenTexts(session) == ["Sleep 1.1 finished after 1 second", "Sleep 1.2 finished after 1 second"])
+      spokenTexts(session) == ["sleep 1.1 finished after 1 second", "sleep 1.2 finished after 1 second"])
   }
 
   @Test(arguments: installedShells)
@@ -122,6 +122,6 @@ extension SpeakingTests {
     #expect(session.waitForPrompt { session.type("sleep 1.1; false") })
     #expect(session.wait(timeout: 20) { !spokenTexts(session).isEmpty })
     let logged = session.logEntries().compactMap { $0["text"] as? String }
-    #expect(logged == ["Sleep 1.1 failed with status 1 after 1 second"], "\(logged)")
+    #expect(logged == ["sleep 1.1 failed with status 1 after 1 second"], "\(logged)")
   }
 }
