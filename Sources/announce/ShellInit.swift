@@ -31,6 +31,8 @@ struct ShellInit: ParsableCommand {
 ///
 /// The shell side stays small: it notes when a command starts, and when the prompt
 /// comes back it compares the time against `ANNOUNCE_MIN_SECONDS` in whole seconds.
+/// It hands the hook's variables to the process by name, so that they work whether or
+/// not they are exported.
 /// Only a command that may qualify starts `announce hook-finished`, in the background,
 /// fully detached and silent, so the prompt never waits for it. Everything else, the
 /// exact threshold, the ignore list, the words and the speech, happens there.
@@ -101,7 +103,10 @@ enum ShellHook {
     __announce_finished() {
       local line=
       if [[ $3 == 1 ]]; then line=$(fc -ln -0 2>/dev/null); fi
-      exec "$__announce_bin" hook-finished --status "$1" --milliseconds "$2" -- "$line" </dev/null >/dev/null 2>&1
+      ANNOUNCE_MIN_SECONDS=${ANNOUNCE_MIN_SECONDS-} ANNOUNCE_IGNORE=${ANNOUNCE_IGNORE-} \\
+        ANNOUNCE_FORMAT_OK=${ANNOUNCE_FORMAT_OK-} ANNOUNCE_FORMAT_FAIL=${ANNOUNCE_FORMAT_FAIL-} \\
+        ANNOUNCE_ON_INTERRUPT=${ANNOUNCE_ON_INTERRUPT-} \\
+        exec "$__announce_bin" hook-finished --status "$1" --milliseconds "$2" -- "$line" </dev/null >/dev/null 2>&1
     }
     if [[ ${PS0-} != *__announce_start* ]]; then
       PS0='${__announce_bin:0:$((__announce_start=${EPOCHREALTIME//[!0-9]/},0))}'"${PS0-}"
@@ -140,7 +145,10 @@ enum ShellHook {
           minimum=${minimum%%.*}
           [[ -n $minimum && $minimum != *[^0-9]* ]] || minimum=0
           if (( milliseconds >= minimum * 1000 )); then
-            ("$__announce_bin" hook-finished --status $announce_status --milliseconds $milliseconds -- "$__announce_line" </dev/null >/dev/null 2>&1 &)
+            (ANNOUNCE_MIN_SECONDS=${ANNOUNCE_MIN_SECONDS-} ANNOUNCE_IGNORE=${ANNOUNCE_IGNORE-} \\
+              ANNOUNCE_FORMAT_OK=${ANNOUNCE_FORMAT_OK-} ANNOUNCE_FORMAT_FAIL=${ANNOUNCE_FORMAT_FAIL-} \\
+              ANNOUNCE_ON_INTERRUPT=${ANNOUNCE_ON_INTERRUPT-} \\
+              "$__announce_bin" hook-finished --status $announce_status --milliseconds $milliseconds -- "$__announce_line" </dev/null >/dev/null 2>&1 &)
           fi
         fi
         __announce_start=
@@ -169,7 +177,10 @@ enum ShellHook {
                 string match -qr '^[0-9]+$' -- "$minimum"; or set minimum 0
             end
             if test "$CMD_DURATION" -ge "$minimum"000
-                command $__announce_bin hook-finished --status $announce_status --milliseconds $CMD_DURATION -- $argv[1] </dev/null >/dev/null 2>&1 &
+                ANNOUNCE_MIN_SECONDS="$ANNOUNCE_MIN_SECONDS" ANNOUNCE_IGNORE="$ANNOUNCE_IGNORE" \\
+                    ANNOUNCE_FORMAT_OK="$ANNOUNCE_FORMAT_OK" ANNOUNCE_FORMAT_FAIL="$ANNOUNCE_FORMAT_FAIL" \\
+                    ANNOUNCE_ON_INTERRUPT="$ANNOUNCE_ON_INTERRUPT" \\
+                    command $__announce_bin hook-finished --status $announce_status --milliseconds $CMD_DURATION -- $argv[1] </dev/null >/dev/null 2>&1 &
                 disown $last_pid 2>/dev/null
             end
         end

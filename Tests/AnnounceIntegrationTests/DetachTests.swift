@@ -138,3 +138,51 @@ extension SpeakingTests {
     #expect(result.standardError.hasPrefix("Bad input"))
   }
 }
+
+/// `announce hook-finished` where no speech is needed: what it decides and what it logs.
+@Suite struct HookFinishedTests {
+  func hookFinished(_ arguments: [String], environment extra: [String: String]) throws
+    -> (Command.Result, entries: [[String: Any]])
+  {
+    let directory = NSTemporaryDirectory() + "announce-hook-\(getpid())-\(UUID().uuidString.prefix(8))"
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ANNOUNCE_") }
+    environment["XDG_STATE_HOME"] = directory
+    environment.merge(extra) { _, new in new }
+    let result = try Command.run(Command.announce, ["hook-finished"] + arguments, environment: environment)
+    let text = (try? String(contentsOfFile: directory + "/announce/log.jsonl", encoding: .utf8)) ?? ""
+    let entries = text.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    return (result, entries)
+  }
+
+  @Test func aShortCommandIsNotAnnouncedAndNothingIsLogged() throws {
+    let (result, entries) = try hookFinished(
+      ["--status", "0", "--milliseconds", "9000", "--", "make"],
+      environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/x.sock"])
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(entries.isEmpty)
+  }
+
+  @Test func anUnreachableDaemonIsLoggedAsAnError() throws {
+    let (result, entries) = try hookFinished(
+      ["--status", "2", "--milliseconds", "12000", "--", "make test"],
+      environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/hook.sock"])
+    #expect(result.status == 69)
+    #expect(entries.count == 1)
+    #expect(entries.first?["event"] as? String == "error")
+    #expect(entries.first?["status"] as? Int == 69)
+    #expect((entries.first?["text"] as? String)?.contains("/nonexistent/hook.sock") == true)
+  }
+
+  @Test func anInvalidVariableIsLoggedWithTheSentenceThatWasNotSpoken() throws {
+    let (result, entries) = try hookFinished(
+      ["--status", "0", "--milliseconds", "65000", "--", "make test"],
+      environment: ["ANNOUNCE_RATE": "fast"])
+    #expect(result.status == 64)
+    let text = try #require(entries.first?["text"] as? String, "\(entries)")
+    #expect(text.contains("make test finished after 1 minute 5 seconds"))
+    #expect(text.contains("ANNOUNCE_RATE=fast"))
+  }
+}

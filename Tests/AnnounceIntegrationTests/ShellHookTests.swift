@@ -8,17 +8,29 @@ import Testing
 /// prompt comes back within 20 ms of the command ending, as the benchmark measures; here
 /// it is held to 100 ms, as the tests share a loaded two-core machine with the build.
 extension SpeakingTests {
+  /// The variables that the hook reads.
+  static let hookVariables: Set<String> = [
+    "ANNOUNCE_MIN_SECONDS", "ANNOUNCE_IGNORE", "ANNOUNCE_FORMAT_OK", "ANNOUNCE_FORMAT_FAIL",
+    "ANNOUNCE_ON_INTERRUPT", "ANNOUNCE_TIMEOUT",
+  ]
+
   /// bash always; zsh and fish where they are installed.
   static let installedShells = ShellSession.Shell.allCases.filter { $0 == .bash || $0.path != nil }
 
-  /// A shell whose start-up file sources the hook, `times` times.
-  func hookedShell(_ shell: ShellSession.Shell, sourcingTimes times: Int = 1) throws -> ShellSession {
+  /// A shell whose start-up file runs `setup`, then sources the hook `times` times,
+  /// with `ANNOUNCE_MIN_SECONDS=1` in its environment unless `threshold` is false.
+  func hookedShell(
+    _ shell: ShellSession.Shell, setup: [String] = [], sourcingTimes times: Int = 1,
+    threshold: Bool = true
+  ) throws -> ShellSession {
     let line =
       shell == .fish
       ? "command $ANNOUNCE init fish | source" : "eval \"$(\"$ANNOUNCE\" init \(shell.rawValue))\""
+    // The hook's variables of whoever runs the tests do not count.
+    var environment = stack.clientEnvironment().filter { !Self.hookVariables.contains($0.key) }
+    if threshold { environment["ANNOUNCE_MIN_SECONDS"] = "1" }
     let session = try ShellSession(
-      shell, setup: Array(repeating: line, count: times),
-      environment: stack.clientEnvironment(["ANNOUNCE_MIN_SECONDS": "1"]))
+      shell, setup: setup + Array(repeating: line, count: times), environment: environment)
     #expect(session.waitUntilReady(), "\(shell) showed no prompt: \(session.screen())")
     return session
   }
@@ -86,6 +98,19 @@ extension SpeakingTests {
     // The user's own prompt hook still runs after announce's, and sees the status.
     let prompt = try #require(lines[..<next].last { $0.hasPrefix("prompt ") })
     #expect(prompt.split(separator: " ").dropFirst(2).first == "3", "\(lines)")
+  }
+
+  @Test(arguments: installedShells)
+  func theHooksVariablesWorkWithoutBeingExported(shell: ShellSession.Shell) throws {
+    let setup =
+      shell == .fish
+      ? ["set -g ANNOUNCE_MIN_SECONDS 1", "set -g ANNOUNCE_FORMAT_OK 'Done: {command}'"]
+      : ["ANNOUNCE_MIN_SECONDS=1", "ANNOUNCE_FORMAT_OK='Done: {command}'"]
+    let session = try hookedShell(shell, setup: setup, threshold: false)
+    defer { session.close() }
+    #expect(session.waitForPrompt { session.type("sleep 1.1") })
+    #expect(session.wait(timeout: 20) { !spokenTexts(session).isEmpty })
+    #expect(spokenTexts(session) == ["Done: sleep 1.1"])
   }
 
   @Test(arguments: installedShells)
