@@ -65,7 +65,9 @@ enum ShellHook {
 
   /// bash 5 or later: PS0 notes the start without running anything, and a function at
   /// the front of PROMPT_COMMAND, which bash runs with `$?` and PIPESTATUS saved and
-  /// restored, takes the command's status before anything else can change it. The
+  /// restored, takes the command's status before anything else can change it. From
+  /// bash 5.1 PROMPT_COMMAND becomes an array with the user's own commands as its
+  /// second element, because bash restores PIPESTATUS between the elements. The
   /// command line comes from the history, read in the background; when the command was
   /// not saved there (HISTCONTROL=ignorespace, HISTIGNORE), it is named "the command".
   private static func bash(announce: String) -> String {
@@ -116,7 +118,11 @@ enum ShellHook {
         PROMPT_COMMAND=(__announce_precmd "${PROMPT_COMMAND[@]}")
       fi
     elif [[ ${PROMPT_COMMAND-} != *__announce_precmd* ]]; then
-      PROMPT_COMMAND="__announce_precmd${PROMPT_COMMAND:+$'\\n'$PROMPT_COMMAND}"
+      if (( BASH_VERSINFO[0] > 5 || BASH_VERSINFO[1] >= 1 )); then
+        PROMPT_COMMAND=(__announce_precmd ${PROMPT_COMMAND:+"$PROMPT_COMMAND"})
+      else
+        PROMPT_COMMAND="__announce_precmd${PROMPT_COMMAND:+$'\\n'$PROMPT_COMMAND}"
+      fi
     fi
     fi
     fi

@@ -95,9 +95,9 @@ extension SpeakingTests {
     let lines = session.promptLines()
     let next = try #require(lines.firstIndex { $0.hasPrefix("next ") }, "\(lines)")
     #expect(lines[next] == "next 3 1 0 3", "\(lines)")
-    // The user's own prompt hook still runs after announce's, and sees the status.
+    // The user's own prompt hook still runs after announce's, and sees both.
     let prompt = try #require(lines[..<next].last { $0.hasPrefix("prompt ") })
-    #expect(prompt.split(separator: " ").dropFirst(2).first == "3", "\(lines)")
+    #expect(prompt.split(separator: " ").dropFirst(2) == ["3", "1", "0", "3"], "\(lines)")
   }
 
   @Test(arguments: installedShells)
