@@ -67,10 +67,7 @@ struct Announce: AsyncParsableCommand {
         }
       }
     }
-    if output.detach {
-      try await detachDelivery(terminal: terminal)
-      return
-    }
+    if output.detach { try await detachDelivery(terminal: terminal) }
     let backend = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
       try await ReconnectingSpeechdBackend.connect(address: output.address, appName: output.appName)
     }

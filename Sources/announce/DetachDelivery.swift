@@ -4,11 +4,12 @@ import Foundation
 
 extension Announce {
   /// `--detach`: connects, so that an unreachable speech-dispatcher is still reported
-  /// here with its exit status, then starts the delivery in the background and returns.
+  /// here with its exit status, then starts the delivery in the background and exits 0.
   ///
-  /// The connection is not closed: the process exits at once, which closes it, and a
-  /// polite goodbye would cost a round trip of the latency that `--detach` exists to save.
-  func detachDelivery(terminal: Terminal) async throws {
+  /// It exits without returning as soon as the child runs, which closes the
+  /// connection; a polite goodbye would cost round trips of the latency that `--detach`
+  /// exists to save.
+  func detachDelivery(terminal: Terminal) async throws -> Never {
     let client = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
       try await SpeechdClient.connect(address: output.address, appName: output.appName)
     }
@@ -20,6 +21,6 @@ extension Announce {
       terminal.error(error.description)
       throw ExitCode(ExitStatus.serviceUnavailable)
     }
-    withExtendedLifetime(client) {}
+    withExtendedLifetime(client) { Foundation.exit(ExitStatus.success) }
   }
 }
