@@ -51,10 +51,10 @@ struct CommandWords {
   /// are variable assignments, which may hold secrets.
   var shortName: String {
     let named = commands.compactMap { words in
-      Self.programIndex(in: words).map { (words, $0.0) }
+      Self.programIndex(in: words).map { (words: words, start: $0.0, program: Self.baseName($0.1)) }
     }
     guard
-      let (words, start) = named.first(where: { !Self.preparations.contains(Self.baseName($0.0[$0.1])) })
+      let (words, start, _) = named.first(where: { !Self.preparations.contains($0.program) })
         ?? named.first
     else { return "" }
     var result = [Self.baseName(words[start])]
