@@ -50,8 +50,8 @@ public enum EventJSON {
     return String(format: "%.3f", Double(whole) + Double(attoseconds) / 1e18)
   }
 
-  /// A JSON string literal.
-  static func quoted(_ text: String) -> String {
+  /// `text` as a JSON string literal, quotes included.
+  public static func quoted(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -1,3 +1,4 @@
+import AnnouncerCore
 import Foundation
 
 /// The log of what detached runs and the shell hook did: one JSON object per line, in
@@ -85,23 +86,7 @@ struct OutcomeLog: Sendable {
   }
 
   /// A JSON string literal.
-  static func quoted(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      default:
-        if scalar.value < 0x20 {
-          result += String(format: "\\u%04x", scalar.value)
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result + "\""
-  }
+  static func quoted(_ text: String) -> String { EventJSON.quoted(text) }
 
   /// Appends one line, rotating first when it would take the file past ``bound``.
   /// A log that cannot be written is given up on quietly: nobody is there to tell.
