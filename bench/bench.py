@@ -164,6 +164,11 @@ def client_env(ws, address, extra=None):
            if not k.startswith(("ANNOUNCE_", "SPEECHD_", "PULSE_"))}
     env["LANG"] = "C.UTF-8"
     env["SPEECHD_ADDRESS"] = address
+    # announce's speaking turns and --detach's outcome log live under these: keep them
+    # in the work directory, away from the user's own.
+    for var, sub in (("XDG_RUNTIME_DIR", "xdg-run"), ("XDG_STATE_HOME", "xdg-state")):
+        env[var] = os.path.join(ws.dir, sub)
+        os.makedirs(env[var], mode=0o700, exist_ok=True)
     env[MARKER] = ws.dir
     if extra:
         env.update(extra)
@@ -407,6 +412,15 @@ def first_real(snapshot, since_conn, name_part=None):
     return None
 
 
+def probes_of(snapshot, since_conn):
+    """announce's quiet probes (single-space messages) on connections since `since_conn`."""
+    out = []
+    for cid, name, opened, msgs, order in snapshot:
+        if cid >= since_conn and "announce" in name:
+            out += [msgs[mid] for mid in order if msgs[mid].get("real") is False]
+    return out
+
+
 def measure_cold_start(ctx):
     """2. From exec to the message queued in the daemon, and to its BEGIN."""
     reps = ctx.reps
@@ -450,7 +464,8 @@ def measure_retry(ctx):
     say(f"\n[3] retry latency: interrupter's END -> our retry's BEGIN, {reps} reps")
     proxy = ctx.proxy
     env = client_env(ctx.ws, proxy.address)
-    latencies, problems = [], []
+    latencies, problems, waits, tails = [], [], [], []
+    busy_after_end = 0
     for i in range(reps):
         time.sleep(0.3)
         mark = proxy.mark()
@@ -498,11 +513,20 @@ def measure_retry(ctx):
             problems.append(f"rep {i + 1}: no retry BEGIN after the interrupter's END")
             continue
         latencies.append(retry[0] - inter_end)
+        # Where the time goes: waiting for our next quiet probe, then probe -> retry BEGIN.
+        probes = [m for m in probes_of(snap, mark) if m.get("queued") and inter_end <= m["queued"] <= retry[0]]
+        if probes:
+            waits.append(probes[0]["queued"] - inter_end)
+            tails.append(retry[0] - probes[-1]["queued"])
+            busy_after_end += sum(1 for m in probes if "cancel" in m)
     r = {"n": len(latencies), "median": median(latencies),
          "min": min(latencies) if latencies else float("nan"),
          "max": max(latencies) if latencies else float("nan"), "problems": problems,
-         "all": latencies}
+         "all": latencies, "probe_wait": median(waits), "probe_tail": median(tails),
+         "busy_after_end": busy_after_end}
     note(f"median {ms(r['median'])} (range {ms(r['min'])}-{ms(r['max'])}, n={r['n']})")
+    note(f"of which: END -> our next quiet probe {ms(r['probe_wait'])}, that probe -> retry BEGIN "
+         f"{ms(r['probe_tail'])} (medians); probes after END that found the channel busy: {busy_after_end}")
     for p in problems:
         note("note:", p)
     return r
