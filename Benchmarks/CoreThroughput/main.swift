@@ -2,7 +2,7 @@
 // and AnnouncementStateMachine, with a backend that "speaks" instantly.
 //
 //   swift run -c release --scratch-path .build-bench CoreThroughput [--quick]
-//       [--count N] [--runs R] [--million N]
+//       [--count N] [--runs R] [--million N] [--only stream|stream+json|sequential|million]
 //
 // Scenarios (each timed with ContinuousClock over R runs of N announcements;
 // the best and the median run are reported):
@@ -64,6 +64,8 @@ struct Options {
   var runs = 7
   var million = 1_000_000
   var quick = false
+  /// Run only this scenario: stream, stream+json, sequential or million (for profiling).
+  var only: String?
 
   init(_ arguments: [String]) {
     var rest = arguments[...]
@@ -82,8 +84,12 @@ struct Options {
       case "--count": count = number(argument); countGiven = true
       case "--runs": runs = number(argument); runsGiven = true
       case "--million": million = number(argument); millionGiven = true
+      case "--only":
+        guard let name = rest.popFirst(), ["stream", "stream+json", "sequential", "million"].contains(name)
+        else { fail("--only needs stream, stream+json, sequential or million") }
+        only = name
       case "-h", "--help":
-        print("usage: CoreThroughput [--quick] [--count N] [--runs R] [--million N]")
+        print("usage: CoreThroughput [--quick] [--count N] [--runs R] [--million N] [--only SCENARIO]")
         exit(0)
       default: fail("unknown argument \(argument)")
       }
@@ -188,15 +194,23 @@ func peakResidentKiB() -> Int {
 }
 
 func benchmarks(_ options: Options) async {
-  await measure("stream", count: options.count, runs: options.runs) {
-    await streamRun($0, json: false)
+  func wanted(_ name: String) -> Bool { options.only == nil || options.only == name }
+  if wanted("stream") {
+    await measure("stream", count: options.count, runs: options.runs) {
+      await streamRun($0, json: false)
+    }
   }
-  await measure("stream+json", count: options.count, runs: options.runs) {
-    await streamRun($0, json: true)
+  if wanted("stream+json") {
+    await measure("stream+json", count: options.count, runs: options.runs) {
+      await streamRun($0, json: true)
+    }
   }
-  await measure("sequential", count: max(1, options.count / 5), runs: options.runs) {
-    await sequentialRun($0)
+  if wanted("sequential") {
+    await measure("sequential", count: max(1, options.count / 5), runs: options.runs) {
+      await sequentialRun($0)
+    }
   }
+  guard wanted("million") else { return }
 
   // A million through the bounded path, built lazily so the input itself takes no memory.
   do {
