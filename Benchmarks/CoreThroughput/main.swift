@@ -2,10 +2,12 @@
 // and AnnouncementStateMachine, with a backend that "speaks" instantly.
 //
 //   swift run -c release --scratch-path .build-bench CoreThroughput [--quick]
-//       [--count N] [--runs R] [--million N] [--only stream|stream+json|sequential|million]
+//       [--count N] [--runs R] [--million N] [--only queue|stream|stream+json|sequential|million]
 //
 // Scenarios (each timed with ContinuousClock over R runs of N announcements;
 // the best and the median run are reported):
+//   queue        AnnouncementQueue and its state machines alone, driven
+//                synchronously with instant answers: the core's own cost
 //   stream       the command's own path: enqueue, a bounded-queue check every 32
 //                (waitForRoom(below: 1000)), and a subscriber that reads every
 //                event (as announce does); every announcement must be spoken
@@ -85,8 +87,8 @@ struct Options {
       case "--runs": runs = number(argument); runsGiven = true
       case "--million": million = number(argument); millionGiven = true
       case "--only":
-        guard let name = rest.popFirst(), ["stream", "stream+json", "sequential", "million"].contains(name)
-        else { fail("--only needs stream, stream+json, sequential or million") }
+        guard let name = rest.popFirst(), ["queue", "stream", "stream+json", "sequential", "million"].contains(name)
+        else { fail("--only needs queue, stream, stream+json, sequential or million") }
         only = name
       case "-h", "--help":
         print("usage: CoreThroughput [--quick] [--count N] [--runs R] [--million N] [--only SCENARIO]")
@@ -139,6 +141,37 @@ func sequentialRun(_ announcements: [Announcement]) async -> Int {
     spoken += 1
   }
   await announcer.close()
+  return spoken
+}
+
+/// The queue and state machine alone, driven synchronously: each message is
+/// answered at once with its id, BEGIN, the final mark and END, and each turn is
+/// granted at once. This is the core's own cost, without the driver's task hand-offs.
+func queueRun(_ announcements: [Announcement]) -> Int {
+  var queue = AnnouncementQueue(maxWaiting: 50)
+  var pending: [AnnouncementQueue.Action] = []
+  var spoken = 0
+  var lastMessageID = 0
+  let now = Duration.zero
+  for (index, announcement) in announcements.enumerated() {
+    pending += queue.enqueue(announcement, id: AnnouncementID(index + 1), now: now, awaited: false)
+    while let action = pending.popLast() {
+      switch action {
+      case .takeTurn(let id):
+        pending += queue.turnTaken(id, now: now)
+      case .submit(_, let submission):
+        lastMessageID += 1
+        pending += queue.submissionAccepted(submission, messageID: lastMessageID, now: now)
+        pending += queue.handle(.began(lastMessageID), now: now)
+        pending += queue.handle(.indexMark(lastMessageID, name: SpeechRequest.finalMarkName), now: now)
+        pending += queue.handle(.ended(lastMessageID), now: now)
+      case .deliver(_, let outcome):
+        if outcome.wasSpoken { spoken += 1 }
+      case .report, .cancelSpeech, .releaseTurn:
+        break
+      }
+    }
+  }
   return spoken
 }
 
@@ -199,6 +232,9 @@ func benchmarks(_ options: Options) async {
     await measure("stream", count: options.count, runs: options.runs) {
       await streamRun($0, json: false)
     }
+  }
+  if wanted("queue") {
+    await measure("queue", count: options.count, runs: options.runs) { queueRun($0) }
   }
   if wanted("stream+json") {
     await measure("stream+json", count: options.count, runs: options.runs) {

@@ -1,11 +1,11 @@
 import DequeModule
 
 /// Names one message sent for one announcement, so that late answers can be matched.
-struct SubmissionID: Hashable, Sendable {
+public struct SubmissionID: Hashable, Sendable {
   /// The announcement the message was sent for.
-  var announcement: AnnouncementID
+  public var announcement: AnnouncementID
   /// The message's serial number within that announcement.
-  var serial: Int
+  public var serial: Int
 }
 
 /// The FIFO queue of announcements: one is in flight at a time, the others wait.
@@ -21,9 +21,12 @@ struct SubmissionID: Hashable, Sendable {
 /// - before the next announcement after a drop, a short summary such as
 ///   "12 messages skipped" is spoken, as an announcement of its own with a
 ///   negative id.
-struct AnnouncementQueue {
+///
+/// ``Announcer`` drives it with real time and a real backend. It is public so
+/// that it can also be driven by hand, as the tests and the core benchmark do.
+public struct AnnouncementQueue: Sendable {
   /// What the driver must do next.
-  enum Action: Equatable {
+  public enum Action: Equatable, Sendable {
     /// Send `request`, then report the id it was given or the failure.
     case submit(SpeechRequest, SubmissionID)
     /// Cancel all our speech that is playing or waiting.
@@ -58,26 +61,26 @@ struct AnnouncementQueue {
   private var lastSummaryID = 0
 
   /// Creates an empty queue; `maxWaiting` turns on flood control.
-  init(timing: AnnouncerTiming, maxWaiting: Int? = nil) {
+  public init(timing: AnnouncerTiming = AnnouncerTiming(), maxWaiting: Int? = nil) {
     precondition(maxWaiting.map { $0 >= 1 } ?? true, "At least one announcement may wait.")
     self.timing = timing
     self.maxWaiting = maxWaiting
   }
 
   /// Whether nothing is in flight or waiting.
-  var isIdle: Bool { inFlight == nil && waiting.isEmpty }
+  public var isIdle: Bool { inFlight == nil && waiting.isEmpty }
 
   /// How many announcements wait behind the one in flight.
-  var waitingCount: Int { waiting.count }
+  public var waitingCount: Int { waiting.count }
 
   /// The earliest time at which ``tick(now:)`` has something to do.
-  var deadline: Duration? { inFlight?.machine.deadline }
+  public var deadline: Duration? { inFlight?.machine.deadline }
 
   /// Adds an announcement at the back of the queue.
   ///
   /// - Parameter awaited: whether somebody waits for this announcement's
   ///   outcome; only then does a merged announcement get a `deliver` action.
-  mutating func enqueue(
+  public mutating func enqueue(
     _ announcement: Announcement, id: AnnouncementID, now: Duration, awaited: Bool = true
   ) -> [Action] {
     func event(_ kind: AnnouncerEvent.Kind, for id: AnnouncementID, _ text: String) -> Action {
@@ -100,17 +103,17 @@ struct AnnouncementQueue {
   }
 
   /// The speaking turn asked for with ``Action/takeTurn(_:)`` is ours.
-  mutating func turnTaken(_ id: AnnouncementID, now: Duration) -> [Action] {
+  public mutating func turnTaken(_ id: AnnouncementID, now: Duration) -> [Action] {
     routeToInFlight(for: id, now: now) { $0.turnTaken(now: now) }
   }
 
   /// The speaking turn asked for is held by another announcer; we wait.
-  mutating func turnBusy(_ id: AnnouncementID, now: Duration) -> [Action] {
+  public mutating func turnBusy(_ id: AnnouncementID, now: Duration) -> [Action] {
     routeToInFlight(for: id, now: now) { $0.turnBusy(now: now) }
   }
 
   /// A message was given an id by the speech service.
-  mutating func submissionAccepted(_ submission: SubmissionID, messageID: MessageID, now: Duration)
+  public mutating func submissionAccepted(_ submission: SubmissionID, messageID: MessageID, now: Duration)
     -> [Action]
   {
     routeToInFlight(for: submission.announcement, now: now) {
@@ -119,26 +122,26 @@ struct AnnouncementQueue {
   }
 
   /// A message could not be sent.
-  mutating func submissionFailed(_ submission: SubmissionID, now: Duration) -> [Action] {
+  public mutating func submissionFailed(_ submission: SubmissionID, now: Duration) -> [Action] {
     routeToInFlight(for: submission.announcement, now: now) {
       $0.submissionFailed(serial: submission.serial, now: now)
     }
   }
 
   /// An event from the speech backend.
-  mutating func handle(_ event: SpeechEvent, now: Duration) -> [Action] {
+  public mutating func handle(_ event: SpeechEvent, now: Duration) -> [Action] {
     guard let id = inFlight?.id else { return [] }
     return routeToInFlight(for: id, now: now) { $0.handle(event, now: now) }
   }
 
   /// Acts on whatever deadline has passed by `now`.
-  mutating func tick(now: Duration) -> [Action] {
+  public mutating func tick(now: Duration) -> [Action] {
     guard let id = inFlight?.id else { return [] }
     return routeToInFlight(for: id, now: now) { $0.tick(now: now) }
   }
 
   /// Cancels the announcement in flight and every waiting one.
-  mutating func cancelAll(now: Duration) -> [Action] {
+  public mutating func cancelAll(now: Duration) -> [Action] {
     var actions: [Action] = []
     if let id = inFlight?.id {
       actions += routeToInFlight(for: id, now: now, startingNext: false) { $0.cancel(now: now) }

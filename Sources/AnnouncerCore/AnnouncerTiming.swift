@@ -6,7 +6,7 @@ public struct AnnouncerTiming: Sendable, Equatable {
   /// The first pause between quiet probes while the channel is busy.
   public var firstProbeInterval: Duration = .milliseconds(100)
   /// The longest pause between quiet probes.
-  public var longestProbeInterval: Duration = .milliseconds(200)
+  public var longestProbeInterval: Duration = .milliseconds(100)
   /// How long a quiet probe may go without any answer before speech counts as stalled.
   public var probeAnswerBound: Duration = .seconds(2)
   /// How long an attempt may go without BEGIN before announce checks whether the channel is busy.

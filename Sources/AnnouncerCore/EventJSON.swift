@@ -9,45 +9,92 @@ import Foundation
 public enum EventJSON {
   /// The JSON line for `event`.
   public static func line(for event: AnnouncerEvent) -> String {
-    var fields: [(String, String)] = [
-      ("event", quoted(event.kind.name)),
-      ("id", String(event.announcement.rawValue)),
-      ("text", quoted(event.text)),
-      ("attempt", String(event.attempt)),
-      ("time", seconds(event.time)),
-    ]
+    var object = Object()
+    object.string("event", event.kind.name)
+    object.raw("id", String(event.announcement.rawValue))
+    object.string("text", event.text)
+    object.raw("attempt", String(event.attempt))
+    object.raw("time", seconds(event.time))
     if event.parts > 1 {
-      fields += [("part", String(event.part)), ("parts", String(event.parts))]
+      object.raw("part", String(event.part))
+      object.raw("parts", String(event.parts))
     }
     switch event.kind {
-    case .mark(let name): fields.append(("mark", quoted(name)))
-    case .spoken(let duration): fields.append(("duration", seconds(duration)))
-    case .gaveUp(let reason): fields.append(("reason", quoted(reason.rawValue)))
-    case .merged(let into): fields.append(("into", String(into.rawValue)))
+    case .mark(let name): object.string("mark", name)
+    case .spoken(let duration): object.raw("duration", seconds(duration))
+    case .gaveUp(let reason): object.string("reason", reason.rawValue)
+    case .merged(let into): object.raw("into", String(into.rawValue))
     case .queued, .attempt, .begin, .interrupted, .waitingForQuiet, .waitingForConnection,
       .waitingForTurn:
       break
     }
-    return object(fields)
+    return object.line
   }
 
   /// The JSON line for an input line that was rejected.
   public static func rejected(lineNumber: Int, input: String, reason: String, time: Duration)
     -> String
   {
-    object([
-      ("event", quoted("rejected")), ("line", String(lineNumber)), ("text", quoted(input)),
-      ("reason", quoted(reason)), ("time", seconds(time)),
-    ])
+    var object = Object()
+    object.string("event", "rejected")
+    object.raw("line", String(lineNumber))
+    object.string("text", input)
+    object.string("reason", reason)
+    object.raw("time", seconds(time))
+    return object.line
   }
 
-  private static func object(_ fields: [(String, String)]) -> String {
-    "{" + fields.map { "\(quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+  /// One JSON object, written field by field into a single string. (Building an
+  /// array of name and value pairs and joining it, as before, cost more than the
+  /// whole announcer per event.)
+  private struct Object {
+    private var text = "{"
+    private var empty = true
+
+    /// A field whose value is already JSON, such as a number. `name` needs no escaping.
+    mutating func raw(_ name: String, _ value: String) {
+      key(name)
+      text += value
+    }
+
+    /// A field whose value is a string.
+    mutating func string(_ name: String, _ value: String) {
+      key(name)
+      appendQuoted(value, to: &text)
+    }
+
+    private mutating func key(_ name: String) {
+      text += empty ? "\"" : ",\""
+      empty = false
+      text += name
+      text += "\":"
+    }
+
+    var line: String { text + "}" }
   }
 
-  private static func seconds(_ duration: Duration) -> String {
+  /// Seconds with three decimals, from the duration's own integer parts (no
+  /// formatting through Foundation): rounded to the nearest millisecond, halves up.
+  static func seconds(_ duration: Duration) -> String {
     let (whole, attoseconds) = duration.components
-    return String(format: "%.3f", Double(whole) + Double(attoseconds) / 1e18)
+    var millis = whole * 1000 + (attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000
+    let negative = millis < 0
+    if negative { millis = -millis }
+    let fraction = String(millis % 1000)
+    return (negative ? "-" : "") + String(millis / 1000) + "."
+      + String(repeating: "0", count: 3 - fraction.utf8.count) + fraction
+  }
+
+  /// Appends `text` as a JSON string literal.
+  static func appendQuoted(_ text: String, to result: inout String) {
+    // Most texts need no escaping: append them whole.
+    if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+      result += "\""
+      result += text
+      result += "\""
+      return
+    }
+    result += quoted(text)
   }
 
   /// `text` as a JSON string literal, quotes included.
