@@ -115,22 +115,47 @@ import Testing
     turns.release()
   }
 
+  /// Another process's held turn, faked in this one: a `held-` ticket and the lock on
+  /// `turn`, each through a descriptor of its own (flock locks of two descriptors conflict).
+  final class ForeignHolder {
+    let ticketPath: String
+    let ticket: Int32
+    let turn: Int32
+
+    init(in directory: String) {
+      ticketPath = directory + "/held-00000000000000000001-0000000001-000001"
+      ticket = open(ticketPath, O_CREAT | O_RDWR, 0o600)
+      turn = open(directory + "/turn", O_RDWR)
+      #expect(flock(ticket, LOCK_EX) == 0)
+      #expect(flock(turn, LOCK_EX) == 0)
+    }
+
+    /// Dates the ticket's last renewal `seconds` ago.
+    func renewed(secondsAgo seconds: Int) {
+      let then = timespec(tv_sec: time(nil) - seconds, tv_nsec: 0)
+      var times = [then, then]
+      #expect(futimens(ticket, &times) == 0)
+    }
+
+    /// Gives the turn back as a live holder does.
+    func release() {
+      unlink(ticketPath)
+      flock(turn, LOCK_UN)
+    }
+
+    deinit {
+      close(ticket)
+      close(turn)
+    }
+  }
+
   @Test func aHolderThatStoppedRenewingIsPassedOver() throws {
     let directory = try makeDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let turns = try #require(SharedSpeakingTurns(directory: directory))
     // A stopped process: it holds its ticket and the turn, but its ticket is old.
-    let held = directory + "/held-00000000000000000001-0000000001-000001"
-    let ticket = open(held, O_CREAT | O_RDWR, 0o600)
-    let turn = open(directory + "/turn", O_RDWR)
-    defer {
-      close(ticket)
-      close(turn)
-    }
-    #expect(flock(ticket, LOCK_EX) == 0)
-    #expect(flock(turn, LOCK_EX) == 0)
-    var times = [timespec(tv_sec: time(nil) - 60, tv_nsec: 0), timespec(tv_sec: time(nil) - 60, tv_nsec: 0)]
-    #expect(futimens(ticket, &times) == 0)
+    let holder = ForeignHolder(in: directory)
+    holder.renewed(secondsAgo: 60)
     #expect(turns.tryTake())
     turns.release()
   }
@@ -139,18 +164,9 @@ import Testing
     let directory = try makeDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let turns = try #require(SharedSpeakingTurns(directory: directory))
-    let held = directory + "/held-00000000000000000001-0000000001-000001"
-    let ticket = open(held, O_CREAT | O_RDWR, 0o600)
-    let turn = open(directory + "/turn", O_RDWR)
-    defer {
-      close(ticket)
-      close(turn)
-    }
-    #expect(flock(ticket, LOCK_EX) == 0)
-    #expect(flock(turn, LOCK_EX) == 0)
+    let holder = ForeignHolder(in: directory)
     #expect(!turns.tryTake())
-    flock(turn, LOCK_UN)
-    unlink(held)
+    holder.release()
     #expect(turns.tryTake())
     turns.release()
   }
