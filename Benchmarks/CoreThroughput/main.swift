@@ -8,9 +8,9 @@
 // the best and the median run are reported):
 //   queue        AnnouncementQueue and its state machines alone, driven
 //                synchronously with instant answers: the core's own cost
-//   stream       the command's own path: enqueue, a bounded-queue check every 32
-//                (waitForRoom(below: 1000)), and a subscriber that reads every
-//                event (as announce does); every announcement must be spoken
+//   stream       enqueue with a check every 32 (as the command checks its inbox),
+//                here waitForRoom(below: 1000) so that flood control never drops
+//                and every announcement is spoken; a subscriber reads every event
 //   stream+json  the same, and every event encoded as a JSON line (announce --json)
 //   sequential   one announce() at a time, awaiting each outcome: per-item latency
 // Then `million`: N (default 1,000,000) announcements through the stream path,
@@ -58,7 +58,7 @@ final class InstantBackend: SpeechBackend {
 /// How many announcements the producer lets wait at most, so that nothing is dropped
 /// and memory stays bounded; and how often it checks, as the command checks its
 /// inbox every 32 lines (a check per line would measure the handshake instead).
-let commandQueueBound = 1_000
+let roomBound = 1_000
 let handshakeEvery = 32
 
 struct Options {
@@ -125,7 +125,7 @@ func streamRun(_ announcements: [Announcement], json: Bool) async -> Int {
     return finished + (bytes < 0 ? 1 : 0)
   }
   for (index, announcement) in announcements.enumerated() {
-    if index % handshakeEvery == 0 { await announcer.waitForRoom(below: commandQueueBound) }
+    if index % handshakeEvery == 0 { await announcer.waitForRoom(below: roomBound) }
     announcer.enqueue(announcement)
   }
   await announcer.waitUntilIdle()
@@ -263,7 +263,7 @@ func benchmarks(_ options: Options) async {
     let clock = ContinuousClock()
     let start = clock.now
     for index in 1...options.million {
-      if index % handshakeEvery == 0 { await announcer.waitForRoom(below: commandQueueBound) }
+      if index % handshakeEvery == 0 { await announcer.waitForRoom(below: roomBound) }
       announcer.enqueue(Announcement("Line \(index)", retryTimeout: .seconds(3)))
     }
     await announcer.waitUntilIdle()
