@@ -41,8 +41,13 @@ let package = Package(
       name: "AnnouncerCoreTests",
       dependencies: [
         "AnnouncerCore",
+        .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
+    ),
+    .testTarget(
+      name: "announceTests",
+      dependencies: ["AnnouncerCore", "announce"]
     ),
     .testTarget(
       name: "AnnounceIntegrationTests",

@@ -2,7 +2,7 @@
 // and AnnouncementStateMachine, with a backend that "speaks" instantly.
 //
 //   swift run -c release --scratch-path .build-bench CoreThroughput [--quick]
-//       [--count N] [--runs R] [--million N] [--only queue|stream|stream+json|sequential|million]
+//       [--count N] [--runs R] [--million N] [--only queue|stream|sequential|million]
 //
 // Scenarios (each timed with ContinuousClock over R runs of N announcements;
 // the best and the median run are reported):
@@ -11,7 +11,6 @@
 //   stream       enqueue with a check every 32 (as the command checks its inbox),
 //                here waitForRoom(below: 1000) so that flood control never drops
 //                and every announcement is spoken; a subscriber reads every event
-//   stream+json  the same, and every event encoded as a JSON line (announce --json)
 //   sequential   one announce() at a time, awaiting each outcome: per-item latency
 // Then `million`: N (default 1,000,000) announcements through the stream path,
 // reporting the process's peak resident memory (getrusage ru_maxrss).
@@ -66,7 +65,7 @@ struct Options {
   var runs = 7
   var million = 1_000_000
   var quick = false
-  /// Run only this scenario: stream, stream+json, sequential or million (for profiling).
+  /// Run only this scenario: stream, sequential or million (for profiling).
   var only: String?
 
   init(_ arguments: [String]) {
@@ -87,8 +86,8 @@ struct Options {
       case "--runs": runs = number(argument); runsGiven = true
       case "--million": million = number(argument); millionGiven = true
       case "--only":
-        guard let name = rest.popFirst(), ["queue", "stream", "stream+json", "sequential", "million"].contains(name)
-        else { fail("--only needs queue, stream, stream+json, sequential or million") }
+        guard let name = rest.popFirst(), ["queue", "stream", "sequential", "million"].contains(name)
+        else { fail("--only needs queue, stream, sequential or million") }
         only = name
       case "-h", "--help":
         print("usage: CoreThroughput [--quick] [--count N] [--runs R] [--million N] [--only SCENARIO]")
@@ -112,17 +111,15 @@ func fail(_ message: String) -> Never {
 
 /// The command's path: bounded producer, one subscriber reading every event.
 /// Returns how many `spoken` events the subscriber saw.
-func streamRun(_ announcements: [Announcement], json: Bool) async -> Int {
+func streamRun(_ announcements: [Announcement]) async -> Int {
   let announcer = Announcer(backend: InstantBackend())
   let events = announcer.events()
   let reporter = Task {
     var finished = 0
-    var bytes = 0
     for await event in events {
-      if json { bytes &+= EventJSON.line(for: event).utf8.count }
       if case .spoken = event.kind { finished += 1 }
     }
-    return finished + (bytes < 0 ? 1 : 0)
+    return finished
   }
   for (index, announcement) in announcements.enumerated() {
     if index % handshakeEvery == 0 { await announcer.waitForRoom(below: roomBound) }
@@ -230,16 +227,11 @@ func benchmarks(_ options: Options) async {
   func wanted(_ name: String) -> Bool { options.only == nil || options.only == name }
   if wanted("stream") {
     await measure("stream", count: options.count, runs: options.runs) {
-      await streamRun($0, json: false)
+      await streamRun($0)
     }
   }
   if wanted("queue") {
     await measure("queue", count: options.count, runs: options.runs) { queueRun($0) }
-  }
-  if wanted("stream+json") {
-    await measure("stream+json", count: options.count, runs: options.runs) {
-      await streamRun($0, json: true)
-    }
   }
   if wanted("sequential") {
     await measure("sequential", count: max(1, options.count / 5), runs: options.runs) {

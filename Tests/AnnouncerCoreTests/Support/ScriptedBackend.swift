@@ -1,4 +1,5 @@
 @testable import AnnouncerCore
+import DequeModule
 import Synchronization
 
 /// A speech backend whose events the test writes: it records every request,
@@ -14,13 +15,14 @@ final class ScriptedBackend: SpeechBackend {
   /// Every request, in order, as it is said.
   let said: AsyncStream<Said>
 
-  private let eventSink: AsyncStream<SpeechEvent>.Continuation
   private let saidSink: AsyncStream<Said>.Continuation
   private let state = Mutex((nextID: 100, failing: false, cancels: 0))
+  private let feed = EventFeed()
 
   init() {
-    (events, eventSink) = AsyncStream.makeStream(of: SpeechEvent.self)
     (said, saidSink) = AsyncStream.makeStream(of: Said.self)
+    let feed = self.feed
+    events = AsyncStream(unfolding: { await feed.next() })
   }
 
   /// From now on, every `say` fails as if the connection were gone.
@@ -29,7 +31,18 @@ final class ScriptedBackend: SpeechBackend {
   /// How many times the announcer cancelled speech.
   var cancelCount: Int { state.withLock { $0.cancels } }
 
-  func emit(_ event: SpeechEvent) { eventSink.yield(event) }
+  /// Emits `event` without waiting for anyone to take it.
+  func emit(_ event: SpeechEvent) { feed.push(event) }
+
+  /// Emits `event` and returns once the announcer's loop has handled it.
+  ///
+  /// The announcer's relay asks for the next event only after it has put this one
+  /// in the loop's inbox; `waitUntilQueued` then goes through that inbox behind it.
+  func emit(_ event: SpeechEvent, handledBy announcer: Announcer) async {
+    let position = feed.push(event)
+    await feed.waitUntilTaken(position)
+    await announcer.waitUntilQueued()
+  }
 
   func say(_ request: SpeechRequest) async throws(SpeechBackendError) -> MessageID {
     let (id, failing) = state.withLock { state in
@@ -44,7 +57,87 @@ final class ScriptedBackend: SpeechBackend {
   func cancelAll() async { state.withLock { $0.cancels += 1 } }
 
   func close() async {
-    eventSink.finish()
+    feed.finish()
     saidSink.finish()
+  }
+}
+
+/// The events a ``ScriptedBackend`` hands out, and how far its reader has got.
+private final class EventFeed: Sendable {
+  private struct State {
+    var pending = Deque<SpeechEvent>()
+    var reader: CheckedContinuation<SpeechEvent?, Never>?
+    /// How many events were pushed.
+    var pushed = 0
+    /// How many times the reader asked for an event; it asks for number `n + 1` only
+    /// after it has finished with number `n`.
+    var asked = 0
+    var finished = false
+    var takenWaiters: [(position: Int, waiter: CheckedContinuation<Void, Never>)] = []
+  }
+
+  private let state = Mutex(State())
+
+  /// Adds an event and returns its position, counted from 1.
+  @discardableResult
+  func push(_ event: SpeechEvent) -> Int {
+    let (position, reader) = state.withLock { state in
+      state.pushed += 1
+      if let reader = state.reader {
+        state.reader = nil
+        return (state.pushed, Optional(reader))
+      }
+      state.pending.append(event)
+      return (state.pushed, nil)
+    }
+    reader?.resume(returning: event)
+    return position
+  }
+
+  /// Returns once the reader has finished with the event at `position`.
+  func waitUntilTaken(_ position: Int) async {
+    await withCheckedContinuation { continuation in
+      let done = state.withLock { state in
+        if state.asked > position || state.finished { return true }
+        state.takenWaiters.append((position, continuation))
+        return false
+      }
+      if done { continuation.resume() }
+    }
+  }
+
+  /// The next event, once there is one; `nil` once finished.
+  func next() async -> SpeechEvent? {
+    let released = state.withLock { state in
+      state.asked += 1
+      let asked = state.asked
+      let ready = state.takenWaiters.filter { $0.position < asked }
+      state.takenWaiters.removeAll { $0.position < asked }
+      return ready.map(\.waiter)
+    }
+    for waiter in released { waiter.resume() }
+    return await withCheckedContinuation { continuation in
+      let ready: SpeechEvent?? = state.withLock { state in
+        if let event = state.pending.popFirst() { return .some(event) }
+        if state.finished { return .some(nil) }
+        state.reader = continuation
+        return .none
+      }
+      if let ready { continuation.resume(returning: ready) }
+    }
+  }
+
+  /// Ends the stream; anyone waiting is let go.
+  func finish() {
+    let (reader, waiters) = state.withLock { state in
+      state.finished = true
+      defer {
+        state.reader = nil
+        state.takenWaiters = []
+      }
+      return (state.reader, state.takenWaiters.map(\.waiter))
+    }
+    reader?.resume(returning: nil)
+    for waiter in waiters { waiter.resume() }
   }
 }

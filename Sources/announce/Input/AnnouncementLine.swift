@@ -1,3 +1,4 @@
+import AnnouncerCore
 import Foundation
 
 /// One line of `--input json`: an announcement with its own options.
@@ -6,30 +7,30 @@ import Foundation
 /// {"text": "Saved", "timeout": 0, "priority": "message", "delay": 1}
 /// ```
 /// Every field but `text` is optional and falls back to the command line's value.
-public struct AnnouncementLine: Decodable, Sendable, Equatable {
+struct AnnouncementLine: Decodable, Sendable, Equatable {
   /// What to say.
-  public var text: String
+  var text: String
   /// The retry window in seconds.
-  public var timeout: Double?
+  var timeout: Double?
   /// The priority name.
-  public var priority: SpeechPriority?
+  var priority: SpeechPriority?
   /// Seconds to wait before the first attempt.
-  public var delay: Double?
+  var delay: Double?
   /// Speaking rate, −100 to 100.
-  public var rate: Int?
+  var rate: Int?
   /// Pitch, −100 to 100.
-  public var pitch: Int?
+  var pitch: Int?
   /// Volume, −100 to 100.
-  public var volume: Int?
+  var volume: Int?
   /// Language tag.
-  public var language: String?
+  var language: String?
   /// Synthesis voice name.
-  public var voice: String?
+  var voice: String?
   /// Whether `text` is SSML.
-  public var ssml: Bool?
+  var ssml: Bool?
 
   /// Decodes one line; throws a ``LineError`` with a sentence for people.
-  public static func decode(_ line: String) throws(LineError) -> AnnouncementLine {
+  static func decode(_ line: String) throws(LineError) -> AnnouncementLine {
     let decoded: AnnouncementLine
     do {
       decoded = try JSONDecoder().decode(AnnouncementLine.self, from: Data(line.utf8))
@@ -64,7 +65,7 @@ public struct AnnouncementLine: Decodable, Sendable, Equatable {
   }
 
   /// Decodes field by field, so that an error names the field it is about.
-  public init(from decoder: any Decoder) throws {
+  init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     func field<T: Decodable>(_ key: CodingKeys) throws -> T? {
       do {
@@ -89,7 +90,7 @@ public struct AnnouncementLine: Decodable, Sendable, Equatable {
   }
 
   /// This line as an announcement, with `defaults` for every field it leaves out.
-  public func announcement(defaults: Announcement) -> Announcement {
+  func announcement(defaults: Announcement) -> Announcement {
     var result = defaults
     result.text = text
     if let timeout { result.retryTimeout = .seconds(timeout) }
@@ -106,9 +107,9 @@ public struct AnnouncementLine: Decodable, Sendable, Equatable {
 }
 
 /// Why an input line was rejected.
-public struct LineError: Error, Sendable, Equatable, CustomStringConvertible {
+struct LineError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A phrase for people, such as "the object has no "text" field".
-  public var description: String
+  var description: String
   /// Creates an error.
-  public init(_ description: String) { self.description = description }
+  init(_ description: String) { self.description = description }
 }

@@ -12,13 +12,6 @@ import Testing
     Announcer(backend: backend, clock: clock, timing: timing)
   }
 
-  /// Emits `event` and returns once the announcer's loop has handled it.
-  func emit(_ event: SpeechEvent, to announcer: Announcer) async {
-    let before = announcer.handledSpeechEvents.value
-    backend.emit(event)
-    while announcer.handledSpeechEvents.value <= before { await Task.yield() }
-  }
-
   @Test func anAnnouncementHeardToTheEnd() async throws {
     let announcer = makeAnnouncer()
     var said = backend.said.makeAsyncIterator()
@@ -70,12 +63,12 @@ import Testing
     var said = backend.said.makeAsyncIterator()
     async let outcome = announcer.announce("Saved", retryTimeout: .seconds(1))
     let first = try #require(await said.next())
-    await emit(.cancelled(first.id), to: announcer)
+    await backend.emit(.cancelled(first.id), handledBy: announcer)
     // Probes at 0, 0.25, 0.5 and 0.75 s all find the channel busy; at 1 s the window closes.
     for _ in 0..<4 {
       let probe = try #require(await said.next())
       #expect(probe.request.purpose == .quietProbe)
-      await emit(.cancelled(probe.id), to: announcer)
+      await backend.emit(.cancelled(probe.id), handledBy: announcer)
       clock.advance(by: .milliseconds(250))
     }
     #expect(await outcome == .gaveUp(.interruptedOutOfTime))
@@ -87,7 +80,7 @@ import Testing
     var said = backend.said.makeAsyncIterator()
     async let outcome = announcer.announce("Saved")
     let first = try #require(await said.next())
-    await emit(.began(first.id), to: announcer)
+    await backend.emit(.began(first.id), handledBy: announcer)
     clock.advance(by: .seconds(3600))
     #expect(await outcome == .gaveUp(.stalled))
     await announcer.close()
@@ -99,10 +92,10 @@ import Testing
     var said = backend.said.makeAsyncIterator()
     async let outcome = announcer.announce("one", retryTimeout: .seconds(10))
     let first = try #require(await said.next())
-    await emit(.began(first.id), to: announcer)
-    await emit(.connectionLost, to: announcer)
+    await backend.emit(.began(first.id), handledBy: announcer)
+    await backend.emit(.connectionLost, handledBy: announcer)
     clock.advance(by: .seconds(2))
-    await emit(.connectionRestored, to: announcer)
+    await backend.emit(.connectionRestored, handledBy: announcer)
     let probe = try #require(await said.next())
     #expect(probe.request.purpose == .quietProbe)
     backend.emit(.ended(probe.id))
@@ -118,7 +111,7 @@ import Testing
     var said = backend.said.makeAsyncIterator()
     async let outcome = announcer.announce("one", retryTimeout: .seconds(3))
     _ = try #require(await said.next())
-    await emit(.connectionLost, to: announcer)
+    await backend.emit(.connectionLost, handledBy: announcer)
     clock.advance(by: .seconds(3))
     #expect(await outcome == .gaveUp(.disconnected))
     await announcer.close()

@@ -1,3 +1,4 @@
+import AnnouncerCore
 import Foundation
 
 /// Encodes events as JSON Lines for `--json`: one object per line.
@@ -6,9 +7,9 @@ import Foundation
 /// start); `mark`, `reason`, `duration` and `into` appear where they apply, and
 /// `part` and `parts` for texts spoken in more than one part. Input lines
 /// that were rejected appear as `rejected` events with `line` and `reason`.
-public enum EventJSON {
+enum EventJSON {
   /// The JSON line for `event`.
-  public static func line(for event: AnnouncerEvent) -> String {
+  static func line(for event: AnnouncerEvent) -> String {
     var object = Object()
     object.string("event", event.kind.name)
     object.raw("id", String(event.announcement.rawValue))
@@ -32,7 +33,7 @@ public enum EventJSON {
   }
 
   /// The JSON line for an input line that was rejected.
-  public static func rejected(lineNumber: Int, input: String, reason: String, time: Duration)
+  static func rejected(lineNumber: Int, input: String, reason: String, time: Duration)
     -> String
   {
     var object = Object()
@@ -98,7 +99,7 @@ public enum EventJSON {
   }
 
   /// `text` as a JSON string literal, quotes included.
-  public static func quoted(_ text: String) -> String {
+  static func quoted(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -39,8 +39,6 @@ public final class Announcer: Sendable {
   private let backend: any SpeechBackend
   private let subscribers = EventHub()
   private let lastID = Mutex(0)
-  /// How many speech events the loop has handled; lets tests wait for the loop without sleeping.
-  let handledSpeechEvents = Counter()
   /// Relays the backend's events into the loop's inputs.
   private let forwarder: Task<Void, Never>
   /// The loop that owns the queue.
@@ -68,7 +66,6 @@ public final class Announcer: Sendable {
     self.inputs = inputs
     let time = TimeSource(clock)
     let subscribers = self.subscribers
-    let handledSpeechEvents = self.handledSpeechEvents
 
     let forwarder = Task {
       for await event in backend.events { inputs.send(.speech(event)) }
@@ -97,10 +94,7 @@ public final class Announcer: Sendable {
         inputs: inputs, operations: operations, turns: turns, publish: subscribers.publish)
       // Everything that has arrived is taken in one go: one wake-up per batch.
       while let batch = await inputs.next() {
-        for input in batch {
-          driver.handle(input)
-          if case .speech = input { handledSpeechEvents.increment() }
-        }
+        for input in batch { driver.handle(input) }
       }
       driver.finish()
       operations.finish()
@@ -374,148 +368,6 @@ public final class Announcer: Sendable {
         }
       }
       timer = (deadline, task)
-    }
-  }
-}
-
-/// A thread-safe count.
-final class Counter: Sendable {
-  private let count = Mutex(0)
-  /// The current count.
-  var value: Int { count.withLock { $0 } }
-  /// Adds one.
-  func increment() { count.withLock { $0 += 1 } }
-}
-
-/// Reads a clock as time elapsed since the announcer started.
-struct TimeSource: Sendable {
-  private let elapsed: @Sendable () -> Duration
-  private let sleeper: @Sendable (Duration) async throws -> Void
-
-  init<C: Clock>(_ clock: C) where C.Duration == Duration {
-    let origin = clock.now
-    elapsed = { origin.duration(to: clock.now) }
-    sleeper = { try await clock.sleep(until: origin.advanced(by: $0), tolerance: nil) }
-  }
-
-  /// Time since the announcer started.
-  func now() -> Duration { elapsed() }
-
-  /// Sleeps until `moment`, measured since the announcer started.
-  func sleep(until moment: Duration) async throws { try await sleeper(moment) }
-}
-
-/// Hands every event to everyone who asked for ``Announcer/events()``.
-final class EventHub: Sendable {
-  private struct Subscribers {
-    var continuations: [Int: AsyncStream<AnnouncerEvent>.Continuation] = [:]
-    var lastKey = 0
-  }
-
-  private let subscribers = Mutex(Subscribers())
-
-  /// A new stream that receives every event published from now on.
-  func subscribe() -> AsyncStream<AnnouncerEvent> {
-    let (stream, continuation) = AsyncStream.makeStream(of: AnnouncerEvent.self)
-    let key = subscribers.withLock {
-      $0.lastKey += 1
-      $0.continuations[$0.lastKey] = continuation
-      return $0.lastKey
-    }
-    continuation.onTermination = { [weak self] _ in
-      self?.subscribers.withLock { $0.continuations[key] = nil }
-    }
-    return stream
-  }
-
-  /// Sends `event` to every subscriber.
-  @Sendable func publish(_ event: AnnouncerEvent) {
-    subscribers.withLock {
-      for continuation in $0.continuations.values { continuation.yield(event) }
-    }
-  }
-
-  /// Ends every subscriber's stream.
-  func finishAll() {
-    let continuations = subscribers.withLock { subscribers in
-      let all = Array(subscribers.continuations.values)
-      subscribers.continuations = [:]
-      return all
-    }
-    for continuation in continuations { continuation.finish() }
-  }
-}
-
-/// The loop's inbox: anyone sends, the loop takes everything that has arrived at once.
-///
-/// It replaces an `AsyncStream<Input>`: the standard library's stream is not
-/// specialized for the element type, and under callgrind every yield and every
-/// next cost about 5,000 instructions, most of them runtime generic-metadata
-/// lookups; with about eight inputs per announcement that was a third of the
-/// announcer's work.
-final class Inbox<Element: Sendable>: Sendable {
-  private struct State {
-    var items: [Element] = []
-    var waiter: CheckedContinuation<[Element]?, Never>?
-    var finished = false
-  }
-
-  private let state = Mutex(State())
-
-  /// Adds `element` for the loop; returns `false`, and drops it, once the inbox is finished.
-  @discardableResult
-  func send(_ element: Element) -> Bool {
-    let (accepted, waiter): (Bool, CheckedContinuation<[Element]?, Never>?) = state.withLock {
-      guard !$0.finished else { return (false, nil) }
-      if let waiter = $0.waiter {
-        $0.waiter = nil
-        return (true, waiter)
-      }
-      $0.items.append(element)
-      return (true, nil)
-    }
-    waiter?.resume(returning: [element])
-    return accepted
-  }
-
-  /// No more elements are accepted; the loop still gets those already sent.
-  func finish() {
-    let waiter = state.withLock { state -> CheckedContinuation<[Element]?, Never>? in
-      state.finished = true
-      defer { state.waiter = nil }
-      return state.waiter
-    }
-    waiter?.resume(returning: nil)
-  }
-
-  /// Everything sent since the last call, in order, once there is something;
-  /// `nil` once the inbox is finished and empty. Only the loop calls this.
-  func next() async -> [Element]? {
-    if let ready = take() { return ready.isEmpty ? nil : ready }
-    return await withCheckedContinuation { continuation in
-      let ready = state.withLock { state -> [Element]?? in
-        if !state.items.isEmpty {
-          let batch = state.items
-          state.items = []
-          return .some(batch)
-        }
-        if state.finished { return .some(nil) }
-        state.waiter = continuation
-        return .none
-      }
-      if let ready { continuation.resume(returning: ready) }
-    }
-  }
-
-  /// The waiting batch; an empty one when finished and drained; `nil` when the caller must wait.
-  private func take() -> [Element]? {
-    state.withLock { state in
-      if !state.items.isEmpty {
-        let batch = state.items
-        state.items = []
-        return batch
-      }
-      return state.finished ? [] : nil
     }
   }
 }

@@ -134,25 +134,3 @@ import Testing
     #expect(throws: (any Error).self) { try ShellInit.parse(["tcsh"]) }
   }
 }
-
-/// Which words choose a subcommand, as the spawned binary sees them.
-@Suite struct SubcommandDispatchTests {
-  func announce(_ arguments: [String]) throws -> Command.Result {
-    var environment = ProcessInfo.processInfo.environment
-    environment["SPEECHD_ADDRESS"] = "unix_socket:/nonexistent/dispatch.sock"
-    return try Command.run(Command.announce, arguments, environment: environment)
-  }
-
-  @Test func initAsTheFirstArgumentPrintsTheHook() throws {
-    let result = try announce(["init", "bash"])
-    #expect(result.status == 0)
-    #expect(result.standardOutput.contains("__announce_precmd"))
-  }
-
-  @Test(arguments: [["--", "init"], ["help"], ["Saved", "init"], ["--quiet", "init", "bash"]])
-  func anyOtherPlaceSpeaksTheWord(arguments: [String]) throws {
-    // Speaking is attempted, and fails here for want of speech-dispatcher.
-    let result = try announce(arguments)
-    #expect(result.status == 69, "\(result.standardOutput) \(result.standardError)")
-  }
-}

@@ -1,30 +1,31 @@
+import AnnouncerCore
 import Foundation
 
 /// Reads standard input line by line as the lines arrive, so `tail -f log | announce`
 /// speaks the first line before the input ends.
-public enum InputLines {
+enum InputLines {
   /// One non-blank line of input.
-  public struct Line: Sendable, Equatable {
+  struct Line: Sendable, Equatable {
     /// Its number in the input, starting at 1, blank lines included.
-    public var number: Int
+    var number: Int
     /// The line with a trailing carriage return and surrounding white space removed.
-    public var text: String
+    var text: String
 
     /// Creates a line.
-    public init(number: Int, text: String) {
+    init(number: Int, text: String) {
       self.number = number
       self.text = text
     }
   }
 
   /// How many read lines may wait to be taken before reading pauses.
-  public static let readAhead = 64
+  static let readAhead = 64
 
   /// The non-blank lines of standard input. Invalid UTF-8 is replaced, not fatal.
   ///
   /// Reading pauses while ``readAhead`` lines wait to be taken, so a flood on
   /// standard input fills the pipe, not memory.
-  public static func standardInput() -> AsyncStream<Line> {
+  static func standardInput() -> AsyncStream<Line> {
     let slots = DispatchSemaphore(value: readAhead)
     let (lines, continuation) = AsyncStream.makeStream(of: Line.self)
     let thread = Thread {
@@ -55,7 +56,7 @@ public enum InputLines {
   }
 
   /// `raw` without a trailing `\r` and surrounding white space; `nil` when nothing is left.
-  public static func cleaned(_ raw: String) -> String? {
+  static func cleaned(_ raw: String) -> String? {
     let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
     return trimmed.isEmpty ? nil : trimmed
   }

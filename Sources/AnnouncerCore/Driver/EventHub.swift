@@ -1,0 +1,42 @@
+import Synchronization
+
+/// Hands every event to everyone who asked for ``Announcer/events()``.
+final class EventHub: Sendable {
+  private struct Subscribers {
+    var continuations: [Int: AsyncStream<AnnouncerEvent>.Continuation] = [:]
+    var lastKey = 0
+  }
+
+  private let subscribers = Mutex(Subscribers())
+
+  /// A new stream that receives every event published from now on.
+  func subscribe() -> AsyncStream<AnnouncerEvent> {
+    let (stream, continuation) = AsyncStream.makeStream(of: AnnouncerEvent.self)
+    let key = subscribers.withLock {
+      $0.lastKey += 1
+      $0.continuations[$0.lastKey] = continuation
+      return $0.lastKey
+    }
+    continuation.onTermination = { [weak self] _ in
+      self?.subscribers.withLock { $0.continuations[key] = nil }
+    }
+    return stream
+  }
+
+  /// Sends `event` to every subscriber.
+  @Sendable func publish(_ event: AnnouncerEvent) {
+    subscribers.withLock {
+      for continuation in $0.continuations.values { continuation.yield(event) }
+    }
+  }
+
+  /// Ends every subscriber's stream.
+  func finishAll() {
+    let continuations = subscribers.withLock { subscribers in
+      let all = Array(subscribers.continuations.values)
+      subscribers.continuations = [:]
+      return all
+    }
+    for continuation in continuations { continuation.finish() }
+  }
+}
