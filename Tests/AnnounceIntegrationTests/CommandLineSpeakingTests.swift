@@ -1,133 +1,121 @@
 import Foundation
 import Testing
 
-/// The complete command against the real daemon. These tests extend ``SpeakingTests`` so
-/// that they share its serialization: only one test speaks through the stack at a time.
 extension SpeakingTests {
-  func announce(_ arguments: [String], input: String, environment: [String: String] = [:]) throws
-    -> Command.Result
-  {
-    try Command.run(
-      Command.announce, arguments, environment: stack.clientEnvironment(environment), input: input)
-  }
+  /// The complete command against the real daemon. These tests extend ``SpeakingTests`` so
+  /// that they share its serialization: only one test speaks through the stack at a time.
+  @Suite struct CommandLine: RealStackTest {
+    let stack: TestStack
+    init() throws { stack = try TestStack.shared.get() }
 
-  /// The JSON objects announce printed, one per line; fails the test on a line that is not JSON.
-  func jsonEvents(_ output: String) -> [[String: Any]] {
-    output.split(separator: "\n").compactMap { line in
-      let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-      #expect(object != nil, "not a JSON object: \(line)")
-      return object
+    @Test func standardInputLinesAreSpokenInOrderAndBlankLinesSkipped() throws {
+      let result = try announce(["--json"], input: "one\n\n   \n  two  \r\nthree\n")
+      #expect(result.status == 0, "\(result.standardError)")
+      let events = jsonEvents(result.standardOutput)
+      let spoken = events.filter { $0["event"] as? String == "spoken" }.compactMap { $0["text"] as? String }
+      #expect(spoken == ["one", "two", "three"])
+    }
+
+    @Test func theJSONStreamHoldsTheEventSequenceOfEachAnnouncement() throws {
+      let result = try announce(["--json", "Saved"], input: "")
+      #expect(result.status == 0, "\(result.standardError)")
+      let events = jsonEvents(result.standardOutput)
+      #expect(events.compactMap { $0["event"] as? String } == ["queued", "attempt", "begin", "mark", "spoken"])
+      #expect(events.allSatisfy { $0["id"] as? Int == 1 && $0["text"] as? String == "Saved" })
+      let times = events.compactMap { $0["time"] as? Double }
+      #expect(times == times.sorted() && times.count == 5)
+      #expect(events[3]["mark"] as? String == "announce-final")
+      #expect((events[4]["duration"] as? Double ?? 0) > 0.3)
+      #expect(events[1]["attempt"] as? Int == 1)
+    }
+
+    @Test func linesAreSpokenAsTheyArriveBeforeStandardInputCloses() throws {
+      let running = try Running(
+        Command.announce, ["--json"], environment: stack.clientEnvironment(),
+        keepStandardInputOpen: true)
+      running.write("first line\n")
+      #expect(running.waitForOutput(containing: "\"event\":\"spoken\"", timeout: 10))
+      running.write("second line\n")
+      running.closeInput()
+      let result = running.wait()
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardOutput.components(separatedBy: "\"event\":\"spoken\"").count == 3)
+    }
+
+    @Test func jsonInputGivesEachLineItsOwnOptionsAndRejectsMalformedLines() throws {
+      let input = """
+        {"text": "Saved", "timeout": 0, "priority": "message"}
+        this is not json
+        {"text": "Done", "rate": 50}
+        {"rate": 1}
+
+        """
+      let result = try announce(["--input", "json", "--json"], input: input)
+      #expect(result.status == 65, "\(result.standardError)")
+      let events = jsonEvents(result.standardOutput)
+      let rejected = events.filter { $0["event"] as? String == "rejected" }
+      #expect(rejected.compactMap { $0["line"] as? Int } == [2, 4])
+      let spoken = events.filter { $0["event"] as? String == "spoken" }.compactMap { $0["text"] as? String }
+      #expect(spoken == ["Saved", "Done"])
+      #expect(result.standardError.contains("Skipped input line 2"))
+      #expect(result.standardError.contains("Skipped input line 4: the object has no \"text\" field."))
+    }
+
+    @Test func aSoundIconIsPlayedBeforeTheText() throws {
+      let (_, plain) = try speechSeconds(of: ["Mail"])
+      let (result, withIcon) = try speechSeconds(of: ["--sound-icon", "prompt", "Mail"])
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(withIcon > plain + 0.1, "icon: \(withIcon) s, plain: \(plain) s")
+    }
+
+    @Test func environmentDefaultsApplyAndFlagsOverrideThem() throws {
+      let text = "The quick brown fox jumps over the lazy dog"
+      let normal = try speechSecondsWithEnvironment([text], [:])
+      let fast = try speechSecondsWithEnvironment([text], ["ANNOUNCE_RATE": "100"])
+      let overridden = try speechSecondsWithEnvironment(["--rate", "0", text], ["ANNOUNCE_RATE": "100"])
+      #expect(fast < normal * 0.8, "fast \(fast) s, normal \(normal) s")
+      #expect(abs(overridden - normal) < normal * 0.2, "overridden \(overridden) s, normal \(normal) s")
+    }
+
+    func speechSecondsWithEnvironment(_ arguments: [String], _ environment: [String: String]) throws
+      -> Double
+    {
+      let recording = try stack.record()
+      let result = try announce(arguments, input: "", environment: environment)
+      #expect(result.status == 0, "\(result.standardError)")
+      return recording.stop()
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func aSignalCancelsOurSpeechAndExitsWithItsStatus(signal: Int32, status: Int32) throws {
+      let recording = try stack.record()
+      let running = try Running(
+        Command.announce, ["--verbose", Self.long], environment: stack.clientEnvironment())
+      #expect(running.waitForOutput(containing: "speaking"))
+      Thread.sleep(forTimeInterval: 0.7)
+      let signalled = Date()
+      running.send(signal)
+      let result = running.wait(timeout: 10)
+      Thread.sleep(forTimeInterval: 1.0)
+      let data = recording.stopKeepingData()
+      #expect(result.status == status, "\(result.standardError)")
+      let before = Recording.speechSeconds(in: data)
+      let afterwards = Recording.speechSeconds(
+        in: recording.samples(in: data, after: signalled.addingTimeInterval(0.5)))
+      #expect(before > 0.4, "speech had begun")
+      #expect(afterwards < 0.1, "\(afterwards) s of speech more than half a second after the signal")
+    }
+
+    @Test func listsTheOutputModulesAndTheVoicesOfALanguage() throws {
+      let modules = try announce(["--list-modules"], input: "")
+      #expect(modules.status == 0, "\(modules.standardError)")
+      #expect(modules.standardOutput.split(separator: "\n").contains("espeak-ng"))
+      let voices = try announce(["--list-voices", "--output-module", "espeak-ng", "--language", "de"], input: "")
+      #expect(voices.status == 0, "\(voices.standardError)")
+      let lines = voices.standardOutput.split(separator: "\n")
+      #expect(!lines.isEmpty)
+      #expect(lines.allSatisfy { $0.split(separator: "\t").count == 3 && $0.contains("\tde") })
     }
   }
-
-  @Test func standardInputLinesAreSpokenInOrderAndBlankLinesSkipped() throws {
-    let result = try announce(["--json"], input: "one\n\n   \n  two  \r\nthree\n")
-    #expect(result.status == 0, "\(result.standardError)")
-    let events = jsonEvents(result.standardOutput)
-    let spoken = events.filter { $0["event"] as? String == "spoken" }.compactMap { $0["text"] as? String }
-    #expect(spoken == ["one", "two", "three"])
-  }
-
-  @Test func theJSONStreamHoldsTheEventSequenceOfEachAnnouncement() throws {
-    let result = try announce(["--json", "Saved"], input: "")
-    #expect(result.status == 0, "\(result.standardError)")
-    let events = jsonEvents(result.standardOutput)
-    #expect(events.compactMap { $0["event"] as? String } == ["queued", "attempt", "begin", "mark", "spoken"])
-    #expect(events.allSatisfy { $0["id"] as? Int == 1 && $0["text"] as? String == "Saved" })
-    let times = events.compactMap { $0["time"] as? Double }
-    #expect(times == times.sorted() && times.count == 5)
-    #expect(events[3]["mark"] as? String == "announce-final")
-    #expect((events[4]["duration"] as? Double ?? 0) > 0.3)
-    #expect(events[1]["attempt"] as? Int == 1)
-  }
-
-  @Test func linesAreSpokenAsTheyArriveBeforeStandardInputCloses() throws {
-    let running = try Running(
-      Command.announce, ["--json"], environment: stack.clientEnvironment(),
-      keepStandardInputOpen: true)
-    running.write("first line\n")
-    #expect(running.waitForOutput(containing: "\"event\":\"spoken\"", timeout: 10))
-    running.write("second line\n")
-    running.closeInput()
-    let result = running.wait()
-    #expect(result.status == 0, "\(result.standardError)")
-    #expect(result.standardOutput.components(separatedBy: "\"event\":\"spoken\"").count == 3)
-  }
-
-  @Test func jsonInputGivesEachLineItsOwnOptionsAndRejectsMalformedLines() throws {
-    let input = """
-      {"text": "Saved", "timeout": 0, "priority": "message"}
-      this is not json
-      {"text": "Done", "rate": 50}
-      {"rate": 1}
-
-      """
-    let result = try announce(["--input", "json", "--json"], input: input)
-    #expect(result.status == 65, "\(result.standardError)")
-    let events = jsonEvents(result.standardOutput)
-    let rejected = events.filter { $0["event"] as? String == "rejected" }
-    #expect(rejected.compactMap { $0["line"] as? Int } == [2, 4])
-    let spoken = events.filter { $0["event"] as? String == "spoken" }.compactMap { $0["text"] as? String }
-    #expect(spoken == ["Saved", "Done"])
-    #expect(result.standardError.contains("Skipped input line 2"))
-    #expect(result.standardError.contains("Skipped input line 4: the object has no \"text\" field."))
-  }
-
-  @Test func aSoundIconIsPlayedBeforeTheText() throws {
-    let (_, plain) = try speechSeconds(of: ["Mail"])
-    let (result, withIcon) = try speechSeconds(of: ["--sound-icon", "prompt", "Mail"])
-    #expect(result.status == 0, "\(result.standardError)")
-    #expect(withIcon > plain + 0.1, "icon: \(withIcon) s, plain: \(plain) s")
-  }
-
-  @Test func environmentDefaultsApplyAndFlagsOverrideThem() throws {
-    let text = "The quick brown fox jumps over the lazy dog"
-    let normal = try speechSecondsWithEnvironment([text], [:])
-    let fast = try speechSecondsWithEnvironment([text], ["ANNOUNCE_RATE": "100"])
-    let overridden = try speechSecondsWithEnvironment(["--rate", "0", text], ["ANNOUNCE_RATE": "100"])
-    #expect(fast < normal * 0.8, "fast \(fast) s, normal \(normal) s")
-    #expect(abs(overridden - normal) < normal * 0.2, "overridden \(overridden) s, normal \(normal) s")
-  }
-
-  func speechSecondsWithEnvironment(_ arguments: [String], _ environment: [String: String]) throws
-    -> Double
-  {
-    let recording = try stack.record()
-    let result = try announce(arguments, input: "", environment: environment)
-    #expect(result.status == 0, "\(result.standardError)")
-    return recording.stop()
-  }
-
-  @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-  func aSignalCancelsOurSpeechAndExitsWithItsStatus(signal: Int32, status: Int32) throws {
-    let recording = try stack.record()
-    let running = try Running(
-      Command.announce, ["--verbose", Self.long], environment: stack.clientEnvironment())
-    #expect(running.waitForOutput(containing: "speaking"))
-    Thread.sleep(forTimeInterval: 0.7)
-    let signalled = Date()
-    running.send(signal)
-    let result = running.wait(timeout: 10)
-    Thread.sleep(forTimeInterval: 1.0)
-    let data = recording.stopKeepingData()
-    #expect(result.status == status, "\(result.standardError)")
-    let before = Recording.speechSeconds(in: data)
-    let afterwards = Recording.speechSeconds(
-      in: recording.samples(in: data, after: signalled.addingTimeInterval(0.5)))
-    #expect(before > 0.4, "speech had begun")
-    #expect(afterwards < 0.1, "\(afterwards) s of speech more than half a second after the signal")
-  }
 }
 
-extension SpeakingTests {
-  @Test func listsTheOutputModulesAndTheVoicesOfALanguage() throws {
-    let modules = try announce(["--list-modules"], input: "")
-    #expect(modules.status == 0, "\(modules.standardError)")
-    #expect(modules.standardOutput.split(separator: "\n").contains("espeak-ng"))
-    let voices = try announce(["--list-voices", "--output-module", "espeak-ng", "--language", "de"], input: "")
-    #expect(voices.status == 0, "\(voices.standardError)")
-    let lines = voices.standardOutput.split(separator: "\n")
-    #expect(!lines.isEmpty)
-    #expect(lines.allSatisfy { $0.split(separator: "\t").count == 3 && $0.contains("\tde") })
-  }
-}

@@ -1,101 +1,106 @@
 import Foundation
 import Testing
 
-/// `--detach` against the real daemon. These extend ``SpeakingTests`` so that only one
-/// test speaks at a time.
 extension SpeakingTests {
-  /// A fresh state directory for the log, and the log's path in it.
-  func detachState() -> (environment: [String: String], log: String, directory: String) {
-    let directory = NSTemporaryDirectory() + "announce-detach-\(getpid())-\(UUID().uuidString.prefix(8))"
-    return (
-      stack.clientEnvironment(["XDG_STATE_HOME": directory]), directory + "/announce/log.jsonl",
-      directory
-    )
-  }
+  /// `--detach` against the real daemon. These are nested in ``SpeakingTests`` so that only one
+  /// test speaks at a time.
+  @Suite struct Detached: RealStackTest {
+    let stack: TestStack
+    init() throws { stack = try TestStack.shared.get() }
 
-  /// The JSON objects of the log at `path`, once `count` of them say `event`, or after 20 seconds.
-  func logEntries(at path: String, waitingFor count: Int, of event: String) -> [[String: Any]] {
-    let deadline = Date().addingTimeInterval(20)
-    var entries: [[String: Any]] = []
-    repeat {
-      let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-      entries = text.split(separator: "\n").compactMap {
-        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-      }
-      if entries.filter({ $0["event"] as? String == event }).count >= count { break }
-      Thread.sleep(forTimeInterval: 0.02)
-    } while Date() < deadline
-    return entries
-  }
+    /// A fresh state directory for the log, and the log's path in it.
+    func detachState() -> (environment: [String: String], log: String, directory: String) {
+      let directory = NSTemporaryDirectory() + "announce-detach-\(getpid())-\(UUID().uuidString.prefix(8))"
+      return (
+        stack.clientEnvironment(["XDG_STATE_HOME": directory]), directory + "/announce/log.jsonl",
+        directory
+      )
+    }
 
-  @Test func detachExitsAtOnceAndTheAnnouncementIsThenHeardAndLogged() throws {
-    let state = detachState()
-    defer { try? FileManager.default.removeItem(atPath: state.directory) }
-    let recording = try stack.record()
-    let result = try Command.run(
-      Command.announce, ["--detach", "The detached announcement"], environment: state.environment)
-    #expect(result.status == 0, "\(result.standardError)")
-    #expect(result.standardError.isEmpty && result.standardOutput.isEmpty)
-    #expect(result.seconds < 1, "--detach kept its caller \(result.seconds) s")
-    let entries = logEntries(at: state.log, waitingFor: 1, of: "spoken")
-    let speech = recording.stop()
-    #expect(entries.count == 1, "\(entries)")
-    #expect(entries.first?["event"] as? String == "spoken")
-    #expect(entries.first?["text"] as? String == "The detached announcement")
-    #expect(entries.first?["at"] is String && entries.first?["pid"] is Int)
-    #expect(speech > 0.8, "\(speech) s of speech")
-  }
+    /// The JSON objects of the log at `path`, once `count` of them say `event`, or after 20 seconds.
+    func logEntries(at path: String, waitingFor count: Int, of event: String) -> [[String: Any]] {
+      let deadline = Date().addingTimeInterval(20)
+      var entries: [[String: Any]] = []
+      repeat {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        entries = text.split(separator: "\n").compactMap {
+          try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        if entries.filter({ $0["event"] as? String == event }).count >= count { break }
+        Thread.sleep(forTimeInterval: 0.02)
+      } while Date() < deadline
+      return entries
+    }
 
-  @Test func detachGoesOnReadingAPipeAfterItReturns() throws {
-    let state = detachState()
-    defer { try? FileManager.default.removeItem(atPath: state.directory) }
-    try FileManager.default.createDirectory(atPath: state.directory, withIntermediateDirectories: true)
-    // The second line is written only after announce --detach has exited.
-    let script = """
-      mkfifo "$STATE/fifo"
-      "$0" --detach < "$STATE/fifo" &
-      exec 3> "$STATE/fifo"
-      echo "first line" >&3
-      wait $!
-      echo "detach exited $?"
-      echo "second line" >&3
-      exec 3>&-
-      """
-    var environment = state.environment
-    environment["STATE"] = state.directory
-    let result = try Command.run(
-      "/bin/bash", ["-c", script, Command.announce], environment: environment)
-    #expect(result.standardOutput == "detach exited 0\n", "\(result.standardError)")
-    let entries = logEntries(at: state.log, waitingFor: 2, of: "spoken")
-    #expect(entries.compactMap { $0["text"] as? String } == ["first line", "second line"])
-  }
-
-  @Test func detachWithOptionsKeepsThemInTheBackground() throws {
-    let state = detachState()
-    defer { try? FileManager.default.removeItem(atPath: state.directory) }
-    let result = try Command.run(
-      Command.announce, ["--timeout", "0", "--rate", "50", "--detach", "--", "--detach"],
-      environment: state.environment)
-    #expect(result.status == 0, "\(result.standardError)")
-    let entries = logEntries(at: state.log, waitingFor: 1, of: "spoken")
-    #expect(entries.compactMap { $0["text"] as? String } == ["--detach"])
-  }
-
-  @Test func detachLatencyIsMeasured() throws {
-    let state = detachState()
-    defer { try? FileManager.default.removeItem(atPath: state.directory) }
-    var seconds: [Double] = []
-    for index in 1...5 {
+    @Test func detachExitsAtOnceAndTheAnnouncementIsThenHeardAndLogged() throws {
+      let state = detachState()
+      defer { try? FileManager.default.removeItem(atPath: state.directory) }
+      let recording = try stack.record()
       let result = try Command.run(
-        Command.announce, ["--detach", "--priority", "notification", "--timeout", "0", "Tick \(index)"],
+        Command.announce, ["--detach", "The detached announcement"], environment: state.environment)
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardError.isEmpty && result.standardOutput.isEmpty)
+      #expect(result.seconds < 1, "--detach kept its caller \(result.seconds) s")
+      let entries = logEntries(at: state.log, waitingFor: 1, of: "spoken")
+      let speech = recording.stop()
+      #expect(entries.count == 1, "\(entries)")
+      #expect(entries.first?["event"] as? String == "spoken")
+      #expect(entries.first?["text"] as? String == "The detached announcement")
+      #expect(entries.first?["at"] is String && entries.first?["pid"] is Int)
+      #expect(speech > 0.8, "\(speech) s of speech")
+    }
+
+    @Test func detachGoesOnReadingAPipeAfterItReturns() throws {
+      let state = detachState()
+      defer { try? FileManager.default.removeItem(atPath: state.directory) }
+      try FileManager.default.createDirectory(atPath: state.directory, withIntermediateDirectories: true)
+      // The second line is written only after announce --detach has exited.
+      let script = """
+        mkfifo "$STATE/fifo"
+        "$0" --detach < "$STATE/fifo" &
+        exec 3> "$STATE/fifo"
+        echo "first line" >&3
+        wait $!
+        echo "detach exited $?"
+        echo "second line" >&3
+        exec 3>&-
+        """
+      var environment = state.environment
+      environment["STATE"] = state.directory
+      let result = try Command.run(
+        "/bin/bash", ["-c", script, Command.announce], environment: environment)
+      #expect(result.standardOutput == "detach exited 0\n", "\(result.standardError)")
+      let entries = logEntries(at: state.log, waitingFor: 2, of: "spoken")
+      #expect(entries.compactMap { $0["text"] as? String } == ["first line", "second line"])
+    }
+
+    @Test func detachWithOptionsKeepsThemInTheBackground() throws {
+      let state = detachState()
+      defer { try? FileManager.default.removeItem(atPath: state.directory) }
+      let result = try Command.run(
+        Command.announce, ["--timeout", "0", "--rate", "50", "--detach", "--", "--detach"],
         environment: state.environment)
       #expect(result.status == 0, "\(result.standardError)")
-      seconds.append(result.seconds)
+      let entries = logEntries(at: state.log, waitingFor: 1, of: "spoken")
+      #expect(entries.compactMap { $0["text"] as? String } == ["--detach"])
     }
-    let median = seconds.sorted()[seconds.count / 2]
-    print("--detach returned after \(Int(median * 1000)) ms (median of 5, this build)")
-    #expect(median < 0.5)
-    _ = logEntries(at: state.log, waitingFor: 5, of: "spoken")
+
+    @Test func detachLatencyIsMeasured() throws {
+      let state = detachState()
+      defer { try? FileManager.default.removeItem(atPath: state.directory) }
+      var seconds: [Double] = []
+      for index in 1...5 {
+        let result = try Command.run(
+          Command.announce, ["--detach", "--priority", "notification", "--timeout", "0", "Tick \(index)"],
+          environment: state.environment)
+        #expect(result.status == 0, "\(result.standardError)")
+        seconds.append(result.seconds)
+      }
+      let median = seconds.sorted()[seconds.count / 2]
+      print("--detach returned after \(Int(median * 1000)) ms (median of 5, this build)")
+      #expect(median < 0.5)
+      _ = logEntries(at: state.log, waitingFor: 5, of: "spoken")
+    }
   }
 }
 

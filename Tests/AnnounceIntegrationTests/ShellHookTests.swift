@@ -1,152 +1,157 @@
 import Foundation
 import Testing
 
-/// `announce init` in real interactive shells on a terminal (tmux), speaking through the
-/// test stack. These extend ``SpeakingTests`` so that only one test speaks at a time.
-///
-/// The threshold is 1 second, so `sleep 1.2` qualifies. The hook's goal is that the
-/// prompt comes back within 20 ms of the command ending, as the benchmark measures; here
-/// it is held to 100 ms, as the tests share a loaded two-core machine with the build.
 extension SpeakingTests {
-  /// The variables that the hook reads.
-  static let hookVariables: Set<String> = [
-    "ANNOUNCE_MIN_SECONDS", "ANNOUNCE_IGNORE", "ANNOUNCE_FORMAT_OK", "ANNOUNCE_FORMAT_FAIL",
-    "ANNOUNCE_ON_INTERRUPT", "ANNOUNCE_TIMEOUT",
-  ]
+  /// `announce init` in real interactive shells on a terminal (tmux), speaking through the
+  /// test stack. These are nested in ``SpeakingTests`` so that only one test speaks at a time.
+  ///
+  /// The threshold is 1 second, so `sleep 1.2` qualifies. The hook's goal is that the
+  /// prompt comes back within 20 ms of the command ending, as the benchmark measures; here
+  /// it is held to 100 ms, as the tests share a loaded two-core machine with the build.
+  @Suite struct ShellHooks: RealStackTest {
+    let stack: TestStack
+    init() throws { stack = try TestStack.shared.get() }
 
-  /// bash always; zsh and fish where they are installed.
-  static let installedShells = ShellSession.Shell.allCases.filter { $0 == .bash || $0.path != nil }
+    /// The variables that the hook reads.
+    static let hookVariables: Set<String> = [
+      "ANNOUNCE_MIN_SECONDS", "ANNOUNCE_IGNORE", "ANNOUNCE_FORMAT_OK", "ANNOUNCE_FORMAT_FAIL",
+      "ANNOUNCE_ON_INTERRUPT", "ANNOUNCE_TIMEOUT",
+    ]
 
-  /// A shell whose start-up file runs `setup`, then sources the hook `times` times,
-  /// with `ANNOUNCE_MIN_SECONDS=1` in its environment unless `threshold` is false.
-  func hookedShell(
-    _ shell: ShellSession.Shell, setup: [String] = [], sourcingTimes times: Int = 1,
-    threshold: Bool = true
-  ) throws -> ShellSession {
-    let line =
-      shell == .fish
-      ? "command $ANNOUNCE init fish | source" : "eval \"$(\"$ANNOUNCE\" init \(shell.rawValue))\""
-    // The hook's variables of whoever runs the tests do not count.
-    var environment = stack.clientEnvironment().filter { !Self.hookVariables.contains($0.key) }
-    if threshold { environment["ANNOUNCE_MIN_SECONDS"] = "1" }
-    let session = try ShellSession(
-      shell, setup: setup + Array(repeating: line, count: times), environment: environment)
-    #expect(session.waitUntilReady(), "\(shell) showed no prompt: \(session.screen())")
-    return session
-  }
+    /// bash always; zsh and fish where they are installed.
+    static let installedShells = ShellSession.Shell.allCases.filter { $0 == .bash || $0.path != nil }
 
-  /// A command that appends `end SECONDS` to the prompts file, in `shell`'s syntax.
-  func endMark(_ shell: ShellSession.Shell) -> String {
-    switch shell {
-    case .bash: #"echo "end $EPOCHREALTIME" >> "$PROMPTS""#
-    case .zsh: #"print -r -- "end $EPOCHREALTIME" >> $PROMPTS"#
-    case .fish: #"echo "end "(date +%s.%N) >> $PROMPTS"#
+    /// A shell whose start-up file runs `setup`, then sources the hook `times` times,
+    /// with `ANNOUNCE_MIN_SECONDS=1` in its environment unless `threshold` is false.
+    func hookedShell(
+      _ shell: ShellSession.Shell, setup: [String] = [], sourcingTimes times: Int = 1,
+      threshold: Bool = true
+    ) throws -> ShellSession {
+      let line =
+        shell == .fish
+        ? "command $ANNOUNCE init fish | source" : "eval \"$(\"$ANNOUNCE\" init \(shell.rawValue))\""
+      // The hook's variables of whoever runs the tests do not count.
+      var environment = stack.clientEnvironment().filter { !Self.hookVariables.contains($0.key) }
+      if threshold { environment["ANNOUNCE_MIN_SECONDS"] = "1" }
+      let session = try ShellSession(
+        shell, setup: setup + Array(repeating: line, count: times), environment: environment)
+      #expect(session.waitUntilReady(), "\(shell) showed no prompt: \(session.screen())")
+      return session
     }
-  }
 
-  /// Seconds from the last `end` line to the prompt after it.
-  func promptDelay(_ lines: [String]) -> Double? {
-    guard let end = lines.lastIndex(where: { $0.hasPrefix("end ") }),
-      let prompt = lines[end...].first(where: { $0.hasPrefix("prompt ") }),
-      let ended = Double(lines[end].split(separator: " ")[1]),
-      let shown = Double(prompt.split(separator: " ")[1].replacingOccurrences(of: ",", with: "."))
-    else { return nil }
-    return shown - ended
-  }
-
-  /// The texts of the `spoken` lines in the session's log.
-  func spokenTexts(_ session: ShellSession) -> [String] {
-    session.logEntries().filter { $0["event"] as? String == "spoken" }.compactMap {
-      $0["text"] as? String
-    }
-  }
-
-  @Test(arguments: installedShells)
-  func aLongCommandIsAnnouncedAndThePromptComesBackAtOnce(shell: ShellSession.Shell) throws {
-    let session = try hookedShell(shell)
-    defer { session.close() }
-    let recording = try stack.record()
-    #expect(session.waitForPrompt { session.type("sleep 1.2; " + endMark(shell)) })
-    let heard = session.wait(timeout: 20) { !spokenTexts(session).isEmpty }
-    let speech = recording.stop()
-    #expect(heard, "nothing was logged: \(session.logEntries())")
-    #expect(spokenTexts(session) == ["sleep 1.2 finished after 1 second"])
-    #expect(speech > 0.8, "\(speech) s of speech")
-    let delay = try #require(promptDelay(session.promptLines()), "\(session.promptLines())")
-    print("\(shell): the prompt came back \(String(format: "%.1f", delay * 1000)) ms after the command ended")
-    #expect(delay < 0.1, "the prompt took \(delay) s")
-    // No job-control noise such as "[1] 12345" or "Done".
-    let screen = session.screen()
-    #expect(!screen.contains("[1]") && !screen.contains("Done") && !screen.contains("has ended"), "\(screen)")
-  }
-
-  @Test(arguments: installedShells)
-  func theStatusThePipeStatusAndTheUsersOwnPromptHookAreKept(shell: ShellSession.Shell) throws {
-    let session = try hookedShell(shell)
-    defer { session.close() }
-    let (pipeline, check) =
+    /// A command that appends `end SECONDS` to the prompts file, in `shell`'s syntax.
+    func endMark(_ shell: ShellSession.Shell) -> String {
       switch shell {
-      case .bash: ("false | true | (exit 3)", #"echo "next $? ${PIPESTATUS[*]}" >> "$PROMPTS""#)
-      case .zsh: ("false | true | (exit 3)", #"print -r -- "next $? ${pipestatus[*]}" >> $PROMPTS"#)
-      case .fish: ("false | true | sh -c 'exit 3'", #"echo "next $status $pipestatus" >> $PROMPTS"#)
+      case .bash: #"echo "end $EPOCHREALTIME" >> "$PROMPTS""#
+      case .zsh: #"print -r -- "end $EPOCHREALTIME" >> $PROMPTS"#
+      case .fish: #"echo "end "(date +%s.%N) >> $PROMPTS"#
       }
-    #expect(session.waitForPrompt { session.type(pipeline) })
-    #expect(session.waitForPrompt { session.type(check) })
-    let lines = session.promptLines()
-    let next = try #require(lines.firstIndex { $0.hasPrefix("next ") }, "\(lines)")
-    #expect(lines[next] == "next 3 1 0 3", "\(lines)")
-    // The user's own prompt hook still runs after announce's, and sees both.
-    let prompt = try #require(lines[..<next].last { $0.hasPrefix("prompt ") })
-    #expect(prompt.split(separator: " ").dropFirst(2) == ["3", "1", "0", "3"], "\(lines)")
-  }
-
-  @Test(arguments: installedShells)
-  func theHooksVariablesWorkWithoutBeingExported(shell: ShellSession.Shell) throws {
-    let setup =
-      shell == .fish
-      ? ["set -g ANNOUNCE_MIN_SECONDS 1", "set -g ANNOUNCE_FORMAT_OK 'Done: {command}'"]
-      : ["ANNOUNCE_MIN_SECONDS=1", "ANNOUNCE_FORMAT_OK='Done: {command}'"]
-    let session = try hookedShell(shell, setup: setup, threshold: false)
-    defer { session.close() }
-    #expect(session.waitForPrompt { session.type("sleep 1.1") })
-    #expect(session.wait(timeout: 20) { !spokenTexts(session).isEmpty })
-    #expect(spokenTexts(session) == ["Done: sleep 1.1"])
-  }
-
-  @Test(arguments: installedShells)
-  func sourcingTheHookTwiceAnnouncesOnce(shell: ShellSession.Shell) throws {
-    let session = try hookedShell(shell, sourcingTimes: 2)
-    defer { session.close() }
-    #expect(session.waitForPrompt { session.type("sleep 1.1") })
-    #expect(session.waitForPrompt { session.type("sleep 1.2") })
-    // The hooks of the first command started before the second's, so they speak first.
-    #expect(session.wait(timeout: 20) { spokenTexts(session).contains { $0.hasPrefix("sleep 1.2") } })
-    #expect(
-      spokenTexts(session) == ["sleep 1.1 finished after 1 second", "sleep 1.2 finished after 1 second"])
-  }
-
-  @Test(arguments: installedShells)
-  func interactiveProgramsAndControlCAreNotAnnounced(shell: ShellSession.Shell) throws {
-    let session = try hookedShell(shell)
-    defer { session.close() }
-    var lessShowedTheFile = false
-    let lessEnded = session.waitForPrompt {
-      session.type("less /etc/passwd")
-      lessShowedTheFile = session.wait(timeout: 5) { session.screen().contains("root:") }
-      Thread.sleep(forTimeInterval: 1.3)  // less stays open past the threshold
-      session.press("q")
     }
-    #expect(lessShowedTheFile && lessEnded, "\(session.screen())")
-    #expect(
-      session.waitForPrompt {
-        session.type("sleep 5")
-        Thread.sleep(forTimeInterval: 1.3)  // past the threshold, then interrupted
-        session.press("C-c")
-      })
-    // A failing command after them is announced, and nothing else was.
-    #expect(session.waitForPrompt { session.type("sleep 1.1; false") })
-    #expect(session.wait(timeout: 20) { !spokenTexts(session).isEmpty })
-    let logged = session.logEntries().compactMap { $0["text"] as? String }
-    #expect(logged == ["sleep 1.1 failed with status 1 after 1 second"], "\(logged)")
+
+    /// Seconds from the last `end` line to the prompt after it.
+    func promptDelay(_ lines: [String]) -> Double? {
+      guard let end = lines.lastIndex(where: { $0.hasPrefix("end ") }),
+        let prompt = lines[end...].first(where: { $0.hasPrefix("prompt ") }),
+        let ended = Double(lines[end].split(separator: " ")[1]),
+        let shown = Double(prompt.split(separator: " ")[1].replacingOccurrences(of: ",", with: "."))
+      else { return nil }
+      return shown - ended
+    }
+
+    /// The texts of the `spoken` lines in the session's log.
+    func spokenTexts(_ session: ShellSession) -> [String] {
+      session.logEntries().filter { $0["event"] as? String == "spoken" }.compactMap {
+        $0["text"] as? String
+      }
+    }
+
+    @Test(arguments: installedShells)
+    func aLongCommandIsAnnouncedAndThePromptComesBackAtOnce(shell: ShellSession.Shell) throws {
+      let session = try hookedShell(shell)
+      defer { session.close() }
+      let recording = try stack.record()
+      #expect(session.waitForPrompt { session.type("sleep 1.2; " + endMark(shell)) })
+      let heard = session.wait(timeout: 20) { !spokenTexts(session).isEmpty }
+      let speech = recording.stop()
+      #expect(heard, "nothing was logged: \(session.logEntries())")
+      #expect(spokenTexts(session) == ["sleep 1.2 finished after 1 second"])
+      #expect(speech > 0.8, "\(speech) s of speech")
+      let delay = try #require(promptDelay(session.promptLines()), "\(session.promptLines())")
+      print("\(shell): the prompt came back \(String(format: "%.1f", delay * 1000)) ms after the command ended")
+      #expect(delay < 0.1, "the prompt took \(delay) s")
+      // No job-control noise such as "[1] 12345" or "Done".
+      let screen = session.screen()
+      #expect(!screen.contains("[1]") && !screen.contains("Done") && !screen.contains("has ended"), "\(screen)")
+    }
+
+    @Test(arguments: installedShells)
+    func theStatusThePipeStatusAndTheUsersOwnPromptHookAreKept(shell: ShellSession.Shell) throws {
+      let session = try hookedShell(shell)
+      defer { session.close() }
+      let (pipeline, check) =
+        switch shell {
+        case .bash: ("false | true | (exit 3)", #"echo "next $? ${PIPESTATUS[*]}" >> "$PROMPTS""#)
+        case .zsh: ("false | true | (exit 3)", #"print -r -- "next $? ${pipestatus[*]}" >> $PROMPTS"#)
+        case .fish: ("false | true | sh -c 'exit 3'", #"echo "next $status $pipestatus" >> $PROMPTS"#)
+        }
+      #expect(session.waitForPrompt { session.type(pipeline) })
+      #expect(session.waitForPrompt { session.type(check) })
+      let lines = session.promptLines()
+      let next = try #require(lines.firstIndex { $0.hasPrefix("next ") }, "\(lines)")
+      #expect(lines[next] == "next 3 1 0 3", "\(lines)")
+      // The user's own prompt hook still runs after announce's, and sees both.
+      let prompt = try #require(lines[..<next].last { $0.hasPrefix("prompt ") })
+      #expect(prompt.split(separator: " ").dropFirst(2) == ["3", "1", "0", "3"], "\(lines)")
+    }
+
+    @Test(arguments: installedShells)
+    func theHooksVariablesWorkWithoutBeingExported(shell: ShellSession.Shell) throws {
+      let setup =
+        shell == .fish
+        ? ["set -g ANNOUNCE_MIN_SECONDS 1", "set -g ANNOUNCE_FORMAT_OK 'Done: {command}'"]
+        : ["ANNOUNCE_MIN_SECONDS=1", "ANNOUNCE_FORMAT_OK='Done: {command}'"]
+      let session = try hookedShell(shell, setup: setup, threshold: false)
+      defer { session.close() }
+      #expect(session.waitForPrompt { session.type("sleep 1.1") })
+      #expect(session.wait(timeout: 20) { !spokenTexts(session).isEmpty })
+      #expect(spokenTexts(session) == ["Done: sleep 1.1"])
+    }
+
+    @Test(arguments: installedShells)
+    func sourcingTheHookTwiceAnnouncesOnce(shell: ShellSession.Shell) throws {
+      let session = try hookedShell(shell, sourcingTimes: 2)
+      defer { session.close() }
+      #expect(session.waitForPrompt { session.type("sleep 1.1") })
+      #expect(session.waitForPrompt { session.type("sleep 1.2") })
+      // The hooks of the first command started before the second's, so they speak first.
+      #expect(session.wait(timeout: 20) { spokenTexts(session).contains { $0.hasPrefix("sleep 1.2") } })
+      #expect(
+        spokenTexts(session) == ["sleep 1.1 finished after 1 second", "sleep 1.2 finished after 1 second"])
+    }
+
+    @Test(arguments: installedShells)
+    func interactiveProgramsAndControlCAreNotAnnounced(shell: ShellSession.Shell) throws {
+      let session = try hookedShell(shell)
+      defer { session.close() }
+      var lessShowedTheFile = false
+      let lessEnded = session.waitForPrompt {
+        session.type("less /etc/passwd")
+        lessShowedTheFile = session.wait(timeout: 5) { session.screen().contains("root:") }
+        Thread.sleep(forTimeInterval: 1.3)  // less stays open past the threshold
+        session.press("q")
+      }
+      #expect(lessShowedTheFile && lessEnded, "\(session.screen())")
+      #expect(
+        session.waitForPrompt {
+          session.type("sleep 5")
+          Thread.sleep(forTimeInterval: 1.3)  // past the threshold, then interrupted
+          session.press("C-c")
+        })
+      // A failing command after them is announced, and nothing else was.
+      #expect(session.waitForPrompt { session.type("sleep 1.1; false") })
+      #expect(session.wait(timeout: 20) { !spokenTexts(session).isEmpty })
+      let logged = session.logEntries().compactMap { $0["text"] as? String }
+      #expect(logged == ["sleep 1.1 failed with status 1 after 1 second"], "\(logged)")
+    }
   }
 }

@@ -2,16 +2,131 @@ import AnnouncerCore
 import Foundation
 import Testing
 
-/// The command against a real speech-dispatcher and a recording of what it played.
+/// Everything that speaks through the real private stack, and everything that must not
+/// run beside it. `.serialized` here applies to every suite nested in it, so only one
+/// test speaks through the shared daemon at a time and the recordings hold only its speech.
 @Suite(.serialized, .timeLimit(.minutes(5)))
-struct SpeakingTests {
+struct SpeakingTests: RealStackTest {
   let stack: TestStack
+  init() throws { stack = try TestStack.shared.get() }
 
-  init() throws {
-    stack = try TestStack.shared.get()
+  /// The announcement itself: spoken, cut off, retried.
+  @Suite struct Announcements: RealStackTest {
+    let stack: TestStack
+    init() throws { stack = try TestStack.shared.get() }
+
+    // MARK: Walking skeleton
+
+    @Test func savedIsSpokenAndTheRecordingHoldsSpeech() throws {
+      let (result, speech) = try speechSeconds(of: ["Saved"])
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardError.isEmpty)
+      #expect(speech > 0.25, "only \(speech) s of speech was recorded")
+      #expect(speech < 1.5)
+      #expect(result.seconds < 4)
+    }
+
+    @Test func twoArgumentsTakeAboutTheSumOfTheirSingleDurations() throws {
+      let (_, first) = try speechSeconds(of: ["Saved"])
+      let (_, second) = try speechSeconds(of: ["The build failed with three errors"])
+      let (result, both) = try speechSeconds(of: ["Saved", "The build failed with three errors"])
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(first > 0.25 && second > 0.8)
+      #expect(abs(both - (first + second)) < 0.3 * (first + second), "\(first) + \(second) vs \(both)")
+    }
+
+    @Test(arguments: ["Saved.", "Is it saved?", "Saved", "Three errors: see the log!"])
+    func ourFinalMarkIsReportedWhateverTheTextEndsWith(text: String) throws {
+      let result = try announce(["--verbose", text])
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardError.contains("reached mark \(SpeechRequest.finalMarkName)"))
+    }
+
+    @Test func markupInPlainTextIsSpokenLiterallyAndCannotForgeTheMark() throws {
+      let forged = "a <mark name=\"\(SpeechRequest.finalMarkName)\"/> & </speak> b"
+      let (result, speech) = try speechSeconds(of: ["--verbose", forged])
+      #expect(result.status == 0, "\(result.standardError)")
+      let marks = result.standardError.components(separatedBy: "reached mark").count - 1
+      #expect(marks == 1)
+      #expect(speech > 1.5, "the markup should be read out, got \(speech) s")
+    }
+
+    @Test func anAnnouncementCutOffWithTimeoutZeroIsNotDelivered() async throws {
+      let interrupter = try await Interrupter(stack: stack)
+      let running = try startAnnounce(["--verbose", "--timeout", "0", Self.long])
+      #expect(running.waitForOutput(containing: "speaking"))
+      let id = try await interrupter.say("Stop")
+      let result = running.wait()
+      #expect(result.status == 1, "\(result.standardError)")
+      #expect(result.standardError.contains("Not delivered"))
+      #expect(result.standardError.contains("timeout of 0"))
+      #expect(await interrupter.finalEvent(of: id) == .ended(id))
+      await interrupter.close()
+    }
+
+    // MARK: Retry
+
+    @Test func anInterruptedAnnouncementIsRetriedAfterTheInterrupterFinishesAndHeardInFull()
+      async throws
+    {
+      let (_, alone) = try speechSeconds(of: ["The build failed with three errors"])
+      let interrupter = try await Interrupter(stack: stack)
+      let recording = try stack.record()
+      let running = try startAnnounce([
+        "--verbose", "--timeout", "15", "The build failed with three errors",
+      ])
+      #expect(running.waitForOutput(containing: "speaking"))
+      let id = try await interrupter.say("Meanwhile, another program says something else")
+      let result = running.wait()
+      let speech = recording.stop()
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardError.contains("attempt 2"))
+      // Our retry did not cut the interrupter off.
+      #expect(await interrupter.finalEvent(of: id) == .ended(id))
+      // The recording holds the interrupter's sentence and all of ours after it.
+      #expect(speech > alone + 1.5, "\(speech) s recorded; ours alone is \(alone) s")
+      await interrupter.close()
+    }
+
+    @Test func anInterrupterThatTalksPastTheTimeoutMakesUsGiveUpNearTheDeadline() async throws {
+      let interrupter = try await Interrupter(stack: stack)
+      let running = try startAnnounce(["--verbose", "--timeout", "2", "Saved"])
+      #expect(running.waitForOutput(containing: "attempt 1"))
+      // Interrupt at once and keep talking for much longer than 2 seconds.
+      let id = try await interrupter.say(Self.long)
+      let result = running.wait()
+      #expect(result.status == 1, "\(result.standardError)")
+      #expect(result.standardError.contains("timeout ran out"))
+      #expect(result.seconds > 1.9 && result.seconds < 4, "gave up after \(result.seconds) s")
+      #expect(await interrupter.finalEvent(of: id) == .ended(id))
+      await interrupter.close()
+    }
+
+    @Test func notificationPriorityWaitsForQuietThenIsHeardWithoutDisturbingTheOther()
+      async throws
+    {
+      let interrupter = try await Interrupter(stack: stack)
+      let id = try await interrupter.say("Another program is speaking right now, for a while")
+      try await Task.sleep(for: .milliseconds(300))
+      let result = try announce(["--verbose", "--priority", "notification", "--timeout", "15", "Saved"])
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardError.contains("waiting for quiet"))
+      #expect(await interrupter.finalEvent(of: id) == .ended(id))
+      await interrupter.close()
+    }
   }
-  static let long =
+}
+
+/// A suite of real-stack tests: the shared stack, and the ways they run the command on it.
+protocol RealStackTest {
+  var stack: TestStack { get }
+}
+
+extension RealStackTest {
+  /// An announcement long enough to be interrupted: it speaks for several seconds.
+  static var long: String {
     "This is a long announcement that keeps on speaking for several seconds, so that another client has time to interrupt it"
+  }
 
   func announce(_ arguments: [String]) throws -> Command.Result {
     try Command.run(Command.announce, arguments, environment: stack.clientEnvironment())
@@ -28,103 +143,26 @@ struct SpeakingTests {
     return (result, recording.stop())
   }
 
-  // MARK: Walking skeleton
-
-  @Test func savedIsSpokenAndTheRecordingHoldsSpeech() throws {
-    let (result, speech) = try speechSeconds(of: ["Saved"])
-    #expect(result.status == 0, "\(result.standardError)")
-    #expect(result.standardError.isEmpty)
-    #expect(speech > 0.25, "only \(speech) s of speech was recorded")
-    #expect(speech < 1.5)
-    #expect(result.seconds < 4)
-  }
-
-  @Test func twoArgumentsTakeAboutTheSumOfTheirSingleDurations() throws {
-    let (_, first) = try speechSeconds(of: ["Saved"])
-    let (_, second) = try speechSeconds(of: ["The build failed with three errors"])
-    let (result, both) = try speechSeconds(of: ["Saved", "The build failed with three errors"])
-    #expect(result.status == 0, "\(result.standardError)")
-    #expect(first > 0.25 && second > 0.8)
-    #expect(abs(both - (first + second)) < 0.3 * (first + second), "\(first) + \(second) vs \(both)")
-  }
-
-  @Test(arguments: ["Saved.", "Is it saved?", "Saved", "Three errors: see the log!"])
-  func ourFinalMarkIsReportedWhateverTheTextEndsWith(text: String) throws {
-    let result = try announce(["--verbose", text])
-    #expect(result.status == 0, "\(result.standardError)")
-    #expect(result.standardError.contains("reached mark \(SpeechRequest.finalMarkName)"))
-  }
-
-  @Test func markupInPlainTextIsSpokenLiterallyAndCannotForgeTheMark() throws {
-    let forged = "a <mark name=\"\(SpeechRequest.finalMarkName)\"/> & </speak> b"
-    let (result, speech) = try speechSeconds(of: ["--verbose", forged])
-    #expect(result.status == 0, "\(result.standardError)")
-    let marks = result.standardError.components(separatedBy: "reached mark").count - 1
-    #expect(marks == 1)
-    #expect(speech > 1.5, "the markup should be read out, got \(speech) s")
-  }
-
-  @Test func anAnnouncementCutOffWithTimeoutZeroIsNotDelivered() async throws {
-    let interrupter = try await Interrupter(stack: stack)
-    let running = try startAnnounce(["--verbose", "--timeout", "0", Self.long])
-    #expect(running.waitForOutput(containing: "speaking"))
-    let id = try await interrupter.say("Stop")
-    let result = running.wait()
-    #expect(result.status == 1, "\(result.standardError)")
-    #expect(result.standardError.contains("Not delivered"))
-    #expect(result.standardError.contains("timeout of 0"))
-    #expect(await interrupter.finalEvent(of: id) == .ended(id))
-    await interrupter.close()
-  }
-
-  // MARK: Retry
-
-  @Test func anInterruptedAnnouncementIsRetriedAfterTheInterrupterFinishesAndHeardInFull()
-    async throws
+  func announce(_ arguments: [String], input: String, environment: [String: String] = [:]) throws
+    -> Command.Result
   {
-    let (_, alone) = try speechSeconds(of: ["The build failed with three errors"])
-    let interrupter = try await Interrupter(stack: stack)
-    let recording = try stack.record()
-    let running = try startAnnounce([
-      "--verbose", "--timeout", "15", "The build failed with three errors",
-    ])
-    #expect(running.waitForOutput(containing: "speaking"))
-    let id = try await interrupter.say("Meanwhile, another program says something else")
-    let result = running.wait()
-    let speech = recording.stop()
-    #expect(result.status == 0, "\(result.standardError)")
-    #expect(result.standardError.contains("attempt 2"))
-    // Our retry did not cut the interrupter off.
-    #expect(await interrupter.finalEvent(of: id) == .ended(id))
-    // The recording holds the interrupter's sentence and all of ours after it.
-    #expect(speech > alone + 1.5, "\(speech) s recorded; ours alone is \(alone) s")
-    await interrupter.close()
+    try Command.run(
+      Command.announce, arguments, environment: stack.clientEnvironment(environment), input: input)
   }
 
-  @Test func anInterrupterThatTalksPastTheTimeoutMakesUsGiveUpNearTheDeadline() async throws {
-    let interrupter = try await Interrupter(stack: stack)
-    let running = try startAnnounce(["--verbose", "--timeout", "2", "Saved"])
-    #expect(running.waitForOutput(containing: "attempt 1"))
-    // Interrupt at once and keep talking for much longer than 2 seconds.
-    let id = try await interrupter.say(Self.long)
-    let result = running.wait()
-    #expect(result.status == 1, "\(result.standardError)")
-    #expect(result.standardError.contains("timeout ran out"))
-    #expect(result.seconds > 1.9 && result.seconds < 4, "gave up after \(result.seconds) s")
-    #expect(await interrupter.finalEvent(of: id) == .ended(id))
-    await interrupter.close()
+  /// The JSON objects announce printed, one per line; fails the test on a line that is not JSON.
+  func jsonEvents(_ output: String) -> [[String: Any]] {
+    output.split(separator: "\n").compactMap { line in
+      let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      #expect(object != nil, "not a JSON object: \(line)")
+      return object
+    }
   }
 
-  @Test func notificationPriorityWaitsForQuietThenIsHeardWithoutDisturbingTheOther()
-    async throws
-  {
-    let interrupter = try await Interrupter(stack: stack)
-    let id = try await interrupter.say("Another program is speaking right now, for a while")
-    try await Task.sleep(for: .milliseconds(300))
-    let result = try announce(["--verbose", "--priority", "notification", "--timeout", "15", "Saved"])
-    #expect(result.status == 0, "\(result.standardError)")
-    #expect(result.standardError.contains("waiting for quiet"))
-    #expect(await interrupter.finalEvent(of: id) == .ended(id))
-    await interrupter.close()
+  /// Resident memory of process `pid` in KiB, from /proc.
+  func residentKiB(of pid: pid_t) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
   }
 }
