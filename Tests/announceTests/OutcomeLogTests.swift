@@ -1,3 +1,4 @@
+import AnnouncerCore
 import Foundation
 import Testing
 
@@ -20,14 +21,16 @@ import Testing
   @Test func onlyOutcomesAreKeptEachStampedWithTimeAndProcess() throws {
     try withLog(bound: 1 << 20) { log in
       let date = Date(timeIntervalSince1970: 1_800_000_000.25)
-      for line in [
-        #"{"event":"queued","id":1,"text":"a","attempt":0,"time":0.000}"#,
-        #"{"event":"spoken","id":1,"text":"a","attempt":1,"time":0.700,"duration":0.700}"#,
-        #"{"event":"gave-up","id":2,"text":"b","attempt":1,"time":1.000,"reason":"no-retry"}"#,
-        #"{"event":"rejected","line":3,"text":"x","reason":"bad","time":1.000}"#,
-      ] {
-        log.record(event: line, at: date, pid: 42)
+      func event(_ id: Int, _ kind: AnnouncerEvent.Kind) -> AnnouncerEvent {
+        AnnouncerEvent(
+          announcement: AnnouncementID(id), text: "a", attempt: 1, time: .milliseconds(700), kind: kind)
       }
+      for kind: AnnouncerEvent.Kind in [.queued, .attempt, .begin, .interrupted, .waitingForQuiet] {
+        log.record(event(1, kind), at: date, pid: 42)
+      }
+      log.record(event(1, .spoken(duration: .milliseconds(700))), at: date, pid: 42)
+      log.record(event(2, .gaveUp(.noRetry)), at: date, pid: 42)
+      log.rejected(line: 3, input: "x", reason: "bad", time: .seconds(1))
       log.record(error: "speech-dispatcher \"x\" is gone.", status: 69, at: date, pid: 42)
       let written = lines(log.path)
       #expect(written.count == 4)
@@ -36,7 +39,8 @@ import Testing
       }
       #expect(objects.count == 4, "\(written)")
       #expect(objects.compactMap { $0["event"] as? String } == ["spoken", "gave-up", "rejected", "error"])
-      #expect(objects.allSatisfy { $0["pid"] as? Int == 42 })
+      #expect(objects.prefix(2).allSatisfy { $0["pid"] as? Int == 42 })
+      #expect(objects[2]["pid"] as? Int == Int(getpid()))
       let stamp = try #require(objects.first?["at"] as? String)
       let parser = ISO8601DateFormatter()
       parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -48,10 +52,12 @@ import Testing
 
   @Test func theLogIsRotatedBeforeALineWouldPassTheBoundAndOneOlderFileIsKept() throws {
     try withLog(bound: 300) { log in
-      func spoken(_ id: Int) -> String {
-        #"{"event":"spoken","id":"# + "\(id)" + #","text":"announcement","attempt":1,"time":0.5,"duration":0.5}"#
+      func spoken(_ id: Int) -> AnnouncerEvent {
+        AnnouncerEvent(
+          announcement: AnnouncementID(id), text: "announcement", attempt: 1,
+          time: .milliseconds(500), kind: .spoken(duration: .milliseconds(500)))
       }
-      for id in 1...12 { log.record(event: spoken(id), pid: 1) }
+      for id in 1...12 { log.record(spoken(id), at: Date(), pid: 1) }
       let current = lines(log.path)
       let older = lines(log.olderPath)
       let size = (try FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
@@ -104,8 +110,21 @@ import Testing
     }
   }
 
-  @Test func theBackgroundHalfWritesJSONForItsLog() throws {
+  @Test func theBackgroundHalfReportsOnlyToTheLog() throws {
     let child = try Announce.parse(["--detached-child", "--", "Saved"])
-    #expect(child.output.json && !child.output.verbose && !child.output.detach)
+    #expect(!child.output.json && !child.output.verbose && !child.output.detach)
+    let log = OutcomeLog(path: "/nonexistent/log.jsonl")
+    let sinks = child.sinks(terminal: Terminal(quiet: false), log: log)
+    #expect(sinks.count == 1)
+    #expect((sinks.first as? OutcomeLog)?.path == log.path)
+  }
+
+  @Test func theForegroundReportsWhereTheOptionsSay() throws {
+    let both = try Announce.parse(["--json", "--verbose", "Saved"])
+    let sinks = both.sinks(terminal: Terminal(quiet: false), log: nil)
+    #expect(sinks.count == 2)
+    #expect(sinks.first is JSONEventStream)
+    #expect(sinks.last is VerboseLines)
+    #expect(try Announce.parse(["Saved"]).sinks(terminal: Terminal(quiet: false), log: nil).isEmpty)
   }
 }

@@ -6,8 +6,13 @@ import Testing
 
 /// The command's parsing and validation, in process.
 @Suite struct ParsingTests {
+  /// Parses `arguments` as the command does, with `environment` in place of the caller's.
+  func parse(_ arguments: [String], environment: [String: String] = [:]) throws -> Announce {
+    try Announce.$environment.withValue(environment) { try Announce.parse(arguments) }
+  }
+
   @Test func defaultsMatchTheDocumentation() throws {
-    let command = try Announce.parse(["Saved"])
+    let command = try parse(["Saved"])
     let announcement = command.announcement(text: "Saved")
     #expect(announcement.retryTimeout == .seconds(3))
     #expect(announcement.priority == .text)
@@ -22,11 +27,11 @@ import Testing
 
   @Test(arguments: [[], ["-"]])
   func noTextOrADashReadsStandardInput(arguments: [String]) throws {
-    #expect(try Announce.parse(arguments).readsStandardInput)
+    #expect(try parse(arguments).readsStandardInput)
   }
 
   @Test func everyOptionIsParsed() throws {
-    let command = try Announce.parse([
+    let command = try parse([
       "-t", "2.5", "--delay", "1", "-P", "message", "-I", "prompt", "-x",
       "-r", "-50", "-p", "10", "-R", "20", "-i", "-30", "-l", "de", "-y", "Anna",
       "--voice-type", "child_female", "-o", "espeak-ng", "-m", "all", "-s",
@@ -51,7 +56,7 @@ import Testing
   }
 
   @Test func longFormsAndDiscoveryFlagsAreParsed() throws {
-    let command = try Announce.parse([
+    let command = try parse([
       "--timeout", "0", "--priority", "notification", "--rate", "100", "--pitch", "-100",
       "--pitch-range", "0", "--volume", "100", "--language", "en", "--voice", "Alex",
       "--output-module", "espeak-ng", "--punctuation", "none", "--spell", "--sound-icon", "message",
@@ -88,7 +93,7 @@ import Testing
     arguments: [String], mentions: [String]
   ) {
     do {
-      _ = try Announce.parse(arguments)
+      _ = try parse(arguments)
       Issue.record("\(arguments) was accepted")
     } catch {
       #expect(Announce.exitCode(for: error).rawValue == 64)
@@ -97,6 +102,15 @@ import Testing
         #expect(message.contains(word), "\"\(message)\" does not mention \(word)")
       }
     }
+  }
+
+  @Test func defaultsComeFromTheGivenEnvironmentNotTheCallers() throws {
+    let fromVariables = try parse(
+      ["Saved"], environment: ["ANNOUNCE_TIMEOUT": "7", "ANNOUNCE_PRIORITY": "message"])
+    #expect(fromVariables.announcement(text: "").retryTimeout == .seconds(7))
+    #expect(fromVariables.announcement(text: "").priority == .message)
+    #expect(try parse(["Saved"]).announcement(text: "").retryTimeout == Announcement.defaultRetryTimeout)
+    #expect(throws: (any Error).self) { try parse(["Saved"], environment: ["ANNOUNCE_RATE": "fast"]) }
   }
 
   @Test func theVersionIsPrinted() {

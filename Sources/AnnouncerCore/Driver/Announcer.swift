@@ -4,9 +4,9 @@ import Synchronization
 /// and tells you whether each one was heard.
 ///
 /// ```swift
-/// let client = try await SpeechdClient.connect()
-/// let announcer = Announcer(backend: client)
+/// let announcer = try await Announcer.speechd()
 /// let outcome = await announcer.announce("Saved", retryTimeout: .seconds(2))
+/// await announcer.close()
 /// ```
 ///
 /// An `Announcer` is the driver around ``AnnouncementQueue``: one loop owns the
@@ -34,6 +34,10 @@ public final class Announcer: Sendable {
 
   /// The retry timeout used when a call gives none.
   public let defaultTimeout: Duration
+  /// Where it speaks, for messages to people, such as speech-dispatcher's address
+  /// when it was made by ``speechd(address:appName:defaultTimeout:maxWaiting:takesTurns:environment:)``;
+  /// `nil` for a backend given to ``init(backend:clock:defaultTimeout:timing:maxWaiting:turns:)``.
+  public let speechService: String?
 
   private let inputs: Inbox<Input>
   private let backend: any SpeechBackend
@@ -49,18 +53,29 @@ public final class Announcer: Sendable {
   /// - Parameters:
   ///   - backend: where messages go, usually a ``SpeechdClient``.
   ///   - clock: the clock all bounds and delays are measured with.
-  ///   - defaultTimeout: the retry window for calls that give none; 3 seconds, as in AccessibilityAnnouncer.
+  ///   - defaultTimeout: the retry window for announcements that give none.
   ///   - timing: probe intervals and stall bounds.
   ///   - maxWaiting: turns on flood control (see ``AnnouncementQueue``): at most this
   ///     many announcements wait; `nil` lets the queue grow.
   ///   - turns: the speaking turn shared with other announcers; by default there are none.
-  public init<C: Clock>(
+  public convenience init<C: Clock>(
     backend: some SpeechBackend, clock: C = ContinuousClock(),
-    defaultTimeout: Duration = .seconds(3), timing: AnnouncerTiming = AnnouncerTiming(),
-    maxWaiting: Int? = nil, turns: some SpeakingTurns = AlwaysYourTurn()
+    defaultTimeout: Duration = Announcement.defaultRetryTimeout,
+    timing: AnnouncerTiming = AnnouncerTiming(), maxWaiting: Int? = nil,
+    turns: some SpeakingTurns = AlwaysYourTurn()
+  ) where C.Duration == Duration {
+    self.init(
+      backend: backend, clock: clock, defaultTimeout: defaultTimeout, timing: timing,
+      maxWaiting: maxWaiting, turns: turns, speechService: nil)
+  }
+
+  init<C: Clock>(
+    backend: some SpeechBackend, clock: C, defaultTimeout: Duration, timing: AnnouncerTiming,
+    maxWaiting: Int?, turns: some SpeakingTurns, speechService: String?
   ) where C.Duration == Duration {
     self.backend = backend
     self.defaultTimeout = defaultTimeout
+    self.speechService = speechService
     let inputs = Inbox<Input>()
     let (operationStream, operations) = AsyncStream.makeStream(of: BackendOperation.self)
     self.inputs = inputs
@@ -120,16 +135,15 @@ public final class Announcer: Sendable {
     delay: Duration = .zero, voice: VoiceOptions = VoiceOptions()
   ) async -> Outcome {
     await announce(
-      Announcement(
-        text, priority: priority, retryTimeout: retryTimeout ?? defaultTimeout, delay: delay,
-        voice: voice))
+      Announcement(text, priority: priority, retryTimeout: retryTimeout, delay: delay, voice: voice))
   }
 
   /// Queues `announcement` and waits for its final outcome.
   public func announce(_ announcement: Announcement) async -> Outcome {
     let id = takeID()
+    let admitted = admitted(announcement)
     return await withCheckedContinuation { continuation in
-      if !inputs.send(.enqueue(id, announcement, continuation)) {
+      if !inputs.send(.enqueue(id, admitted, continuation)) {
         continuation.resume(returning: .gaveUp(.cancelled))
       }
     }
@@ -139,8 +153,18 @@ public final class Announcer: Sendable {
   @discardableResult
   public func enqueue(_ announcement: Announcement) -> AnnouncementID {
     let id = takeID()
-    inputs.send(.enqueue(id, announcement, nil))
+    inputs.send(.enqueue(id, admitted(announcement), nil))
     return id
+  }
+
+  /// `announcement` as the queue takes it: plain text made speakable (the one place
+  /// where that happens, so events, logs and the SSML sent all carry the same text),
+  /// and the announcer's default retry window where it gave none.
+  private func admitted(_ announcement: Announcement) -> Announcement {
+    var admitted = announcement
+    if !admitted.isSSML { admitted.text = SpeakableText.cleaned(admitted.text) }
+    if admitted.chosenRetryTimeout == nil { admitted.retryTimeout = defaultTimeout }
+    return admitted
   }
 
   /// A stream of everything that happens from now on. Subscribe before queueing to miss nothing.

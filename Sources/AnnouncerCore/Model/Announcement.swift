@@ -110,6 +110,9 @@ public struct Announcement: Sendable, Equatable {
   /// The longest timeout or delay accepted, in seconds: one day.
   public static let longestWait: Double = 86_400
 
+  /// The retry window when none is given: 3 seconds, as in AccessibilityAnnouncer.
+  public static let defaultRetryTimeout: Duration = .seconds(3)
+
   /// Whether `seconds` is an acceptable timeout or delay: from 0 to ``longestWait``.
   public static func acceptsWait(_ seconds: Double) -> Bool {
     seconds.isFinite && seconds >= 0 && seconds <= longestWait
@@ -122,7 +125,15 @@ public struct Announcement: Sendable, Equatable {
   /// The priority each attempt is sent with.
   public var priority: SpeechPriority
   /// The retry window, counted from the start of the first attempt. Zero means no retry.
-  public var retryTimeout: Duration
+  ///
+  /// Unless set, it is the ``Announcer``'s default, which is ``defaultRetryTimeout``
+  /// unless the announcer was made with another.
+  public var retryTimeout: Duration {
+    get { chosenRetryTimeout ?? Self.defaultRetryTimeout }
+    set { chosenRetryTimeout = newValue }
+  }
+  /// The retry window given by the caller; `nil` takes the announcer's default.
+  private(set) var chosenRetryTimeout: Duration?
   /// How long to wait before the first attempt.
   public var delay: Duration
   /// The voice each attempt is spoken with.
@@ -130,16 +141,17 @@ public struct Announcement: Sendable, Equatable {
   /// A sound icon played before the text, or `nil`.
   public var soundIcon: String?
 
-  /// Creates an announcement. The defaults match the command line's.
+  /// Creates an announcement. The defaults match the command line's; with no
+  /// `retryTimeout`, the announcer's default applies.
   public init(
     _ text: String, isSSML: Bool = false, priority: SpeechPriority = .text,
-    retryTimeout: Duration = .seconds(3), delay: Duration = .zero,
+    retryTimeout: Duration? = nil, delay: Duration = .zero,
     voice: VoiceOptions = VoiceOptions(), soundIcon: String? = nil
   ) {
     self.text = text
     self.isSSML = isSSML
     self.priority = priority
-    self.retryTimeout = retryTimeout
+    self.chosenRetryTimeout = retryTimeout
     self.delay = delay
     self.voice = voice
     self.soundIcon = soundIcon

@@ -10,8 +10,11 @@ import Foundation
 /// texts ending in a full stop, a question mark and an exclamation mark.
 enum SSMLDocument {
   /// A document that speaks `text` literally and then reports `mark`.
+  ///
+  /// `text` was made speakable once, when the ``Announcer`` took it (``SpeakableText``):
+  /// what XML cannot carry is gone, so escaping is all that is left to do.
   static func speaking(plainText text: String, finalMark mark: String) -> String {
-    "<speak>\(escaped(SpeakableText.cleaned(text)))\(markElement(mark))</speak>"
+    "<speak>\(escaped(text))\(markElement(mark))</speak>"
   }
 
   /// The user's own SSML document with `mark` added just before its closing `</speak>`.

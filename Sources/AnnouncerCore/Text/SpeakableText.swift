@@ -5,15 +5,42 @@ public enum SpeakableText {
   /// and non-characters.
   public static func cleaned(_ text: String) -> String {
     var scalars = String.UnicodeScalarView()
+    forEachKeptScalar(of: text) { scalars.append($0) }
+    return String(scalars)
+  }
+
+  /// Whether anything but white space would be left of `text` once it is cleaned:
+  /// a line of nothing but escape sequences says nothing. It stops at the first
+  /// character that would be spoken, without building the cleaned text.
+  package static func hasSpeech(_ text: String) -> Bool {
+    var found = false
+    forEachKeptScalar(of: text) { scalar in
+      if !scalar.properties.isWhitespace { found = true }
+      return !found
+    }
+    return found
+  }
+
+  /// Calls `body` with each scalar of `text` that ``cleaned(_:)`` keeps, in order,
+  /// until `body` returns `false`.
+  private static func forEachKeptScalar(
+    of text: String, _ body: (Unicode.Scalar) -> Bool
+  ) {
     var iterator = text.unicodeScalars.makeIterator()
     while let scalar = iterator.next() {
       if scalar == "\u{1B}" {
         skipEscapeSequence(&iterator)
         continue
       }
-      if isAllowedInXML(scalar) { scalars.append(scalar) }
+      if isAllowedInXML(scalar) && !body(scalar) { return }
     }
-    return String(scalars)
+  }
+
+  private static func forEachKeptScalar(of text: String, _ body: (Unicode.Scalar) -> Void) {
+    forEachKeptScalar(of: text) { (scalar: Unicode.Scalar) -> Bool in
+      body(scalar)
+      return true
+    }
   }
 
   private static func isAllowedInXML(_ scalar: Unicode.Scalar) -> Bool {

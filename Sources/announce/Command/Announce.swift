@@ -29,8 +29,12 @@ struct Announce: AsyncParsableCommand {
   /// Whether the announcements come from standard input.
   var readsStandardInput: Bool { texts.isEmpty || texts == ["-"] }
 
+  /// The environment that defaults such as `ANNOUNCE_RATE` are read from; tests give
+  /// their own, so that parsing never depends on the caller's.
+  @TaskLocal static var environment = ProcessInfo.processInfo.environment
+
   mutating func validate() throws {
-    let environment = ProcessInfo.processInfo.environment
+    let environment = Self.environment
     try announcer.resolve(environment: environment)
     try voice.resolve(environment: environment)
     try output.validate()
@@ -41,18 +45,12 @@ struct Announce: AsyncParsableCommand {
       throw ValidationError(
         "--detach cannot read announcements from the terminal; give them as TEXT, or pipe them in.")
     }
-    if output.detachedChild {
-      // The background half of --detach writes its outcomes to the log.
-      output.json = true
-      output.verbose = false
-    }
   }
 
   func run() async throws {
-    let startedAt = SharedSpeakingTurns.wallClockNow()
     signal(SIGPIPE, SIG_IGN)
-    let terminal = Terminal(
-      quiet: output.quiet, log: output.detachedChild ? OutcomeLog.forUser() : nil)
+    let log = output.detachedChild ? OutcomeLog.forUser(environment: Self.environment) : nil
+    let terminal = Terminal(quiet: output.quiet, log: log)
     if output.listModules || output.listVoices {
       try await listDiscovery(terminal: terminal)
       return
@@ -68,22 +66,18 @@ struct Announce: AsyncParsableCommand {
       }
     }
     if output.detach { try await detachDelivery(terminal: terminal) }
-    let backend = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
-      try await ReconnectingSpeechdBackend.connect(address: output.address, appName: output.appName)
+    let speaker = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
+      try await Announcer.speechd(
+        address: output.address, appName: output.appName,
+        defaultTimeout: .seconds(announcer.resolvedTimeout),
+        maxWaiting: announcer.resolvedMaxQueue, environment: Self.environment)
     }
     if readsStandardInput && isatty(0) == 1 {
       terminal.error("Reading announcements from the terminal, one per line; press Control-D to finish.")
     }
-    // Other announce processes of this user speaking to the same daemon take turns with us.
-    let turns: any SpeakingTurns =
-      SharedSpeakingTurns.forUser(
-        address: backend.address.description, environment: ProcessInfo.processInfo.environment,
-        since: startedAt)
-      ?? AlwaysYourTurn()
     let session = AnnounceSession(
-      announcer: Announcer(
-        backend: backend, maxWaiting: announcer.resolvedMaxQueue, turns: turns),
-      defaults: announcement(text: ""), output: output, terminal: terminal)
+      announcer: speaker, defaults: announcement(text: ""), sinks: sinks(terminal: terminal, log: log),
+      terminal: terminal)
     let signals = SignalTrap { signalNumber in
       await session.cancelAll()
       return ExitStatus.interrupted(by: signalNumber)
@@ -102,7 +96,7 @@ struct Announce: AsyncParsableCommand {
     let summary = await session.run(lines, format: output.input, ssml: announcer.ssml)
     if summary.failures.contains(.disconnected) {
       terminal.failure(
-        "speech-dispatcher at \(backend.address) went away and did not come back in time; "
+        "speech-dispatcher at \(speaker.speechService ?? "its address") went away and did not come back in time; "
           + "start it again, and read its log in ~/.cache/speech-dispatcher/log if it keeps stopping.",
         status: ExitStatus.serviceUnavailable)
     }
@@ -113,6 +107,16 @@ struct Announce: AsyncParsableCommand {
     }
     let status = ExitStatus.forSummary(summary)
     if status != ExitStatus.success { throw ExitCode(status) }
+  }
+
+  /// Where events go: the outcome log in the background half of `--detach`, otherwise
+  /// the JSON stream and the verbose lines, as asked.
+  func sinks(terminal: Terminal, log: OutcomeLog?) -> [any EventSink] {
+    if let log { return [log] }
+    var sinks: [any EventSink] = []
+    if output.json { sinks.append(JSONEventStream(terminal: terminal)) }
+    if output.verbose { sinks.append(VerboseLines(terminal: terminal)) }
+    return sinks
   }
 
   /// Runs `connect`; on failure, says why in one sentence and exits with the matching status.

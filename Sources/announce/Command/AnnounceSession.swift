@@ -21,15 +21,22 @@ struct RunSummary {
 final class AnnounceSession: Sendable {
   private let announcer: Announcer
   private let defaults: Announcement
-  private let output: OutputOptions
+  private let sinks: [any EventSink]
   private let terminal: Terminal
   private let clock = ContinuousClock()
   private let started: ContinuousClock.Instant
 
-  init(announcer: Announcer, defaults: Announcement, output: OutputOptions, terminal: Terminal) {
+  /// - Parameters:
+  ///   - announcer: speaks the announcements.
+  ///   - defaults: the announcement every line becomes, before its own JSON options.
+  ///   - sinks: where events and rejected lines are reported, as the user asked.
+  ///   - terminal: where failures are said, one sentence each.
+  init(
+    announcer: Announcer, defaults: Announcement, sinks: [any EventSink], terminal: Terminal
+  ) {
     self.announcer = announcer
     self.defaults = defaults
-    self.output = output
+    self.sinks = sinks
     self.terminal = terminal
     started = clock.now
   }
@@ -39,13 +46,12 @@ final class AnnounceSession: Sendable {
     async -> RunSummary
   {
     let events = announcer.events()
-    let output = self.output
+    let sinks = self.sinks
     let terminal = self.terminal
     let reporter = Task {
       var failures: [GiveUpReason: Int] = [:]
       for await event in events {
-        if output.json { terminal.standardOutput(EventJSON.line(for: event)) }
-        if output.verbose { terminal.error(EventDescription.line(for: event)) }
+        for sink in sinks { sink.record(event) }
         if case .gaveUp(let reason) = event.kind {
           failures[reason, default: 0] += 1
           // Dropped ones are summed up at the end instead of one line each.
@@ -68,7 +74,9 @@ final class AnnounceSession: Sendable {
       switch announcement(for: line, format: format, ssml: ssml) {
       case .success(let announcement):
         // A line of nothing but escape sequences is as blank as an empty one.
-        if InputLines.cleaned(announcement.text) != nil { announcer.enqueue(announcement) }
+        if announcement.isSSML || SpeakableText.hasSpeech(announcement.text) {
+          announcer.enqueue(announcement)
+        }
       case .failure(let error):
         rejected += 1
         reject(line, because: error.description)
@@ -88,13 +96,13 @@ final class AnnounceSession: Sendable {
     for line: InputLines.Line, format: OutputOptions.InputFormat, ssml: Bool
   ) -> Result<Announcement, LineError> {
     var announcement = defaults
+    // The text is made speakable once, by the announcer, when it takes the announcement.
     switch format {
     case .lines:
-      announcement.text = ssml ? line.text : SpeakableText.cleaned(line.text)
+      announcement.text = line.text
     case .json:
       do {
         announcement = try AnnouncementLine.decode(line.text).announcement(defaults: defaults)
-        if !announcement.isSSML { announcement.text = SpeakableText.cleaned(announcement.text) }
       } catch {
         return .failure(error)
       }
@@ -106,11 +114,9 @@ final class AnnounceSession: Sendable {
   }
 
   private func reject(_ line: InputLines.Line, because reason: String) {
-    if output.json {
-      terminal.standardOutput(
-        EventJSON.rejected(
-          lineNumber: line.number, input: line.text, reason: reason,
-          time: started.duration(to: clock.now)))
+    let time = started.duration(to: clock.now)
+    for sink in sinks {
+      sink.rejected(line: line.number, input: line.text, reason: reason, time: time)
     }
     terminal.error("Skipped input line \(line.number): \(reason).")
   }

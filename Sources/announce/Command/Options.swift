@@ -48,7 +48,7 @@ struct AnnouncerOptions: ParsableArguments {
   static let maxQueueRange = 1...1_000_000
 
   /// The timeout after the environment is consulted.
-  private(set) var resolvedTimeout: Double = 3
+  private(set) var resolvedTimeout = Double(Announcement.defaultRetryTimeout.components.seconds)
   /// The priority after the environment is consulted.
   private(set) var resolvedPriority: SpeechPriority = .text
 

@@ -9,12 +9,9 @@ import Foundation
 /// speech-dispatcher could not be reached. The file is rotated when a line would take
 /// it past ``bound`` bytes: it becomes `log.jsonl.1`, replacing the one before.
 /// Writers in several processes take turns through a lock file beside the log.
-struct OutcomeLog: Sendable {
+struct OutcomeLog: EventSink {
   /// One mebibyte.
   static let defaultBound = 1 << 20
-  /// The events that say how an announcement or input line ended.
-  static let outcomeEvents: Set<String> = ["spoken", "gave-up", "merged", "rejected"]
-
   /// The log file.
   let path: String
   /// The size at which the file is rotated.
@@ -48,10 +45,26 @@ struct OutcomeLog: Sendable {
   /// The path of the rotated, older log.
   var olderPath: String { path + ".1" }
 
-  /// Appends `jsonLine`, an event line of `--json`, if it is an outcome.
-  func record(event jsonLine: String, at date: Date = Date(), pid: Int32 = getpid()) {
-    guard let name = Self.eventName(of: jsonLine), Self.outcomeEvents.contains(name) else { return }
-    append(Self.stamped(jsonLine, at: date, pid: pid))
+  /// Appends `event` if it says how an announcement ended: `spoken`, `gave-up` or `merged`.
+  func record(_ event: AnnouncerEvent) { record(event, at: Date(), pid: getpid()) }
+
+  /// Appends `event`, stamped with `date` and `pid`, if it says how an announcement ended.
+  func record(_ event: AnnouncerEvent, at date: Date, pid: Int32) {
+    switch event.kind {
+    case .spoken, .gaveUp, .merged:
+      append(Self.stamped(EventJSON.line(for: event), at: date, pid: pid))
+    case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,
+      .waitingForTurn:
+      return
+    }
+  }
+
+  /// Appends a `rejected` line for an input line that could not become an announcement.
+  func rejected(line: Int, input: String, reason: String, time: Duration) {
+    append(
+      Self.stamped(
+        EventJSON.rejected(lineNumber: line, input: input, reason: reason, time: time),
+        at: Date(), pid: getpid()))
   }
 
   /// Appends an `error` line with `sentence`, for a run that failed as a whole.
@@ -62,16 +75,7 @@ struct OutcomeLog: Sendable {
         pid: pid))
   }
 
-  /// The value of the `event` field that starts every line of `--json`.
-  static func eventName(of jsonLine: String) -> String? {
-    let prefix = "{\"event\":\""
-    guard jsonLine.hasPrefix(prefix) else { return nil }
-    let rest = jsonLine.dropFirst(prefix.count)
-    guard let end = rest.firstIndex(of: "\"") else { return nil }
-    return String(rest[..<end])
-  }
-
-  /// `jsonLine` with the fields `at` and `pid` added at its end.
+  /// `jsonLine`, an object that ``EventJSON`` wrote, with the fields `at` and `pid` added at its end.
   static func stamped(_ jsonLine: String, at date: Date, pid: Int32) -> String {
     guard jsonLine.hasSuffix("}") else { return jsonLine }
     return jsonLine.dropLast() + ",\"at\":\(quoted(timestamp(date))),\"pid\":\(pid)}"

@@ -5,7 +5,7 @@ import Foundation
 struct Terminal: Sendable {
   /// When true, nothing goes to standard error.
   var quiet: Bool
-  /// For the background half of `--detach`: outcome lines and failures go to this log.
+  /// For the background half of `--detach`: failures of the whole run go to this log too.
   var log: OutcomeLog? = nil
 
   /// Writes one line to standard error, unless quiet.
@@ -21,13 +21,8 @@ struct Terminal: Sendable {
     log?.record(error: line, status: status)
   }
 
-  /// Writes one line to standard output, or to the log of a detached run.
-  /// A closed pipe is ignored (SIGPIPE is ignored too).
+  /// Writes one line to standard output. A closed pipe is ignored (SIGPIPE is ignored too).
   func standardOutput(_ line: String) {
-    if let log {
-      log.record(event: line)
-      return
-    }
     let bytes = Array((line + "\n").utf8)
     var offset = 0
     while offset < bytes.count {

@@ -137,5 +137,35 @@ import Testing
 
   @Test func theDefaultTimeoutIsThreeSeconds() {
     #expect(makeAnnouncer().defaultTimeout == .seconds(3))
+    #expect(Announcement("x").retryTimeout == .seconds(3))
+  }
+
+  @Test func anAnnouncementThatGivesNoWindowTakesTheAnnouncersDefault() async throws {
+    let announcer = Announcer(backend: backend, clock: clock, defaultTimeout: .zero)
+    var said = backend.said.makeAsyncIterator()
+    async let outcome = announcer.announce(Announcement("Saved"))
+    let first = try #require(await said.next())
+    backend.emit(.began(first.id))
+    backend.emit(.cancelled(first.id))
+    // A window of 0 allows no retry; the announcement's own default of 3 s would have.
+    #expect(await outcome == .gaveUp(.noRetry))
+    await announcer.close()
+  }
+
+  @Test func plainTextIsMadeSpeakableOnceWhenQueuedAndEventsCarryThatText() async throws {
+    let announcer = makeAnnouncer()
+    var said = backend.said.makeAsyncIterator()
+    let events = announcer.events()
+    async let outcome = announcer.announce("\u{1B}[31mBuild failed\u{1B}[0m\u{7}")
+    let first = try #require(await said.next())
+    #expect(first.request.text == "Build failed")
+    backend.emit(.began(first.id))
+    backend.emit(.indexMark(first.id, name: final))
+    backend.emit(.ended(first.id))
+    #expect(await outcome.wasSpoken)
+    await announcer.close()
+    var texts: Set<String> = []
+    for await event in events { texts.insert(event.text) }
+    #expect(texts == ["Build failed"])
   }
 }

@@ -38,8 +38,11 @@ import Testing
     return (collector.text, collector.marks)
   }
 
+  /// Checks the document built from `text` as the announcer builds it: made speakable
+  /// once when it is queued, then escaped into SSML.
   func check(_ text: String) {
-    let document = SSMLDocument.speaking(plainText: text, finalMark: SpeechRequest.finalMarkName)
+    let document = SSMLDocument.speaking(
+      plainText: SpeakableText.cleaned(text), finalMark: SpeechRequest.finalMarkName)
     guard let parsed = parse(document) else {
       Issue.record("not well-formed: \(document.debugDescription)")
       return

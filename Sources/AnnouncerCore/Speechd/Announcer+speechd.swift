@@ -1,0 +1,38 @@
+import Foundation
+
+extension Announcer {
+  /// Connects to speech-dispatcher and returns an announcer that speaks through it.
+  ///
+  /// This is the announcer the `announce` command uses: when speech-dispatcher goes
+  /// away it connects again and retries within each announcement's window, and it takes
+  /// turns with the user's other announcers speaking to the same daemon, so that none
+  /// cuts another off.
+  ///
+  /// - Parameters:
+  ///   - address: a `SPEECHD_ADDRESS`-style address; `nil` uses `SPEECHD_ADDRESS`, then the user's default socket.
+  ///   - appName: the client name speech-dispatcher shows.
+  ///   - defaultTimeout: the retry window for announcements that give none.
+  ///   - maxWaiting: turns on flood control; see ``init(backend:clock:defaultTimeout:timing:maxWaiting:turns:)``.
+  ///   - takesTurns: whether to take turns with the user's other announcers.
+  ///   - environment: where `SPEECHD_ADDRESS` and `XDG_RUNTIME_DIR` are read.
+  /// - Throws: ``SpeechdConnectError`` with a sentence for people when no connection can be made.
+  public static func speechd(
+    address: String? = nil, appName: String = "announce",
+    defaultTimeout: Duration = Announcement.defaultRetryTimeout, maxWaiting: Int? = nil,
+    takesTurns: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) async throws(SpeechdConnectError) -> Announcer {
+    // Turns are ordered by when each process started, so the moment is taken before connecting.
+    let startedAt = SharedSpeakingTurns.wallClockNow()
+    let backend = try await ReconnectingSpeechdBackend.connect(address: address, appName: appName)
+    let shared =
+      takesTurns
+      ? SharedSpeakingTurns.forUser(
+        address: backend.address.description, environment: environment, since: startedAt)
+      : nil
+    let turns: any SpeakingTurns = shared ?? AlwaysYourTurn()
+    return Announcer(
+      backend: backend, clock: ContinuousClock(), defaultTimeout: defaultTimeout,
+      timing: AnnouncerTiming(), maxWaiting: maxWaiting, turns: turns,
+      speechService: backend.address.description)
+  }
+}

@@ -1,0 +1,39 @@
+import AnnouncerCore
+
+/// Somewhere the command reports what happens, as the user asked: the JSON stream of
+/// `--json`, the plain lines of `--verbose`, or the ``OutcomeLog`` of a detached run.
+///
+/// Every sink takes the same values, so each one formats them itself and none reads
+/// another's text back.
+protocol EventSink: Sendable {
+  /// Something happened to an announcement.
+  func record(_ event: AnnouncerEvent)
+  /// Input line `line` could not become an announcement; `time` is since the run started.
+  func rejected(line: Int, input: String, reason: String, time: Duration)
+}
+
+/// `--json`: every event and rejected line as a JSON object on standard output.
+struct JSONEventStream: EventSink {
+  let terminal: Terminal
+
+  func record(_ event: AnnouncerEvent) {
+    terminal.standardOutput(EventJSON.line(for: event))
+  }
+
+  func rejected(line: Int, input: String, reason: String, time: Duration) {
+    terminal.standardOutput(
+      EventJSON.rejected(lineNumber: line, input: input, reason: reason, time: time))
+  }
+}
+
+/// `--verbose`: one plain line per event on standard error. Rejected lines need no line
+/// here: the command says so whether verbose or not.
+struct VerboseLines: EventSink {
+  let terminal: Terminal
+
+  func record(_ event: AnnouncerEvent) {
+    terminal.error(EventDescription.line(for: event))
+  }
+
+  func rejected(line: Int, input: String, reason: String, time: Duration) {}
+}
