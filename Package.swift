@@ -11,6 +11,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    // Only for `swift package generate-documentation`; nothing links it.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
   ],
   targets: [
     .systemLibrary(

@@ -55,7 +55,7 @@ struct SpeakingTests: RealStackTest {
       let interrupter = try await Interrupter(stack: stack)
       let running = try startAnnounce(["--verbose", "--timeout", "0", Self.long])
       #expect(running.waitForOutput(containing: "speaking"))
-      let id = try await interrupter.say("Stop")
+      let id = try await interrupter.say("Stop right there, please")
       let result = running.wait()
       #expect(result.status == 1, "\(result.standardError)")
       #expect(result.standardError.contains("Not delivered"))
@@ -107,7 +107,7 @@ struct SpeakingTests: RealStackTest {
     {
       let interrupter = try await Interrupter(stack: stack)
       let id = try await interrupter.say("Another program is speaking right now, for a while")
-      try await Task.sleep(for: .milliseconds(300))
+      #expect(await interrupter.waitUntilSpeaking(id))
       let result = try announce(["--verbose", "--priority", "notification", "--timeout", "15", "Saved"])
       #expect(result.status == 0, "\(result.standardError)")
       #expect(result.standardError.contains("waiting for quiet"))

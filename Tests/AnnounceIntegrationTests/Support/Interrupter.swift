@@ -27,12 +27,19 @@ final class Interrupter: Sendable {
 
   /// Waits until message `id` has ended or was cancelled, and returns which; `nil` after `timeout`.
   func finalEvent(of id: MessageID, timeout: Double = 30) async -> SpeechEvent? {
+    await firstEvent(timeout: timeout) { $0 == .ended(id) || $0 == .cancelled(id) }
+  }
+
+  /// Waits until message `id` has begun to speak; false after `timeout`.
+  func waitUntilSpeaking(_ id: MessageID, timeout: Double = 10) async -> Bool {
+    await firstEvent(timeout: timeout) { $0 == .began(id) } != nil
+  }
+
+  /// The first event received that `matches`, once it has come; `nil` after `timeout`.
+  private func firstEvent(timeout: Double, where matches: (SpeechEvent) -> Bool) async -> SpeechEvent? {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
-      let final = received.withLock { events in
-        events.first { $0 == .ended(id) || $0 == .cancelled(id) }
-      }
-      if let final { return final }
+      if let event = received.withLock({ $0.first(where: matches) }) { return event }
       try? await Task.sleep(for: .milliseconds(10))
     }
     return nil
