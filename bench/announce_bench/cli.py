@@ -1,0 +1,126 @@
+"""bench/run's and bench/soak's command line."""
+
+import argparse
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+
+from .relay import SSIPRelay
+from .report import Results, machine, print_table, write_markdown
+from .scenarios import (Context, measure_cold_start, measure_core, measure_detach, measure_failure,
+                        measure_flood_rss, measure_overhead, measure_retry)
+from .soak import soak
+from .stats import say
+from .waiting import measure_waiting
+from .workspace import ROOT, TESTSTACK, BenchError, Workspace, build
+
+
+def need_tools():
+    for tool in ("spd-say", "speech-dispatcher", "pulseaudio", "parec", "timeout"):
+        if shutil.which(tool) is None:
+            raise BenchError(f"{tool} is not installed; run scripts/setup first.")
+    if not os.access(TESTSTACK, os.X_OK):
+        raise BenchError(f"{TESTSTACK} is missing or not executable.")
+
+
+def parse(argv):
+    ap = argparse.ArgumentParser(prog="bench/run", description=(
+        "Benchmarks announce against spd-say on one private speech-dispatcher, and runs the "
+        "soak test. Writes BENCHMARKS.md in full mode."))
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke test for CI: few repetitions, a 50-line soak, 100,000 flood lines; "
+                         "prints the figures, asserts no goal, does not write BENCHMARKS.md")
+    ap.add_argument("--soak", action="store_true", help="also run the 1,000-line soak test")
+    ap.add_argument("--soak-only", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--lines", type=int, default=None, help="soak lines (default 1000, 50 with --quick)")
+    ap.add_argument("--pairs", type=int, default=None, help="overhead pairs (default 20, 4 with --quick)")
+    ap.add_argument("--waiting", default=None,
+                    help="comma-separated numbers of processes for the waiting-for-turns figure "
+                         "(default 10,40,100,200; 10,40 with --quick)")
+    ap.add_argument("--seed", type=int, default=None, help="seed for the soak's interruptions")
+    ap.add_argument("--output", default=os.path.join(ROOT, "BENCHMARKS.md"), help="where to write the results")
+    ap.add_argument("--no-write", action="store_true", help="do not write BENCHMARKS.md")
+    ap.add_argument("--keep", action="store_true", help="keep the work directory (logs) under /tmp")
+    return ap.parse_args(argv)
+
+
+def context(args, bin_path, ws):
+    announce = os.path.join(bin_path, "announce")
+    help_run = subprocess.run([announce, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, timeout=20)
+    if help_run.returncode != 0:
+        raise BenchError(f"{announce} --help failed: {help_run.stdout[-500:]}")
+    waiting = args.waiting or ("10,40" if args.quick else "10,40,100,200")
+    try:
+        counts = tuple(int(n) for n in waiting.split(",") if n.strip())
+    except ValueError:
+        raise BenchError(f"--waiting takes numbers separated by commas, not {waiting!r}")
+    return Context(
+        ws=ws, announce=announce, core=os.path.join(bin_path, "CoreThroughput"), help_text=help_run.stdout,
+        quick=args.quick, pairs=args.pairs or (4 if args.quick else 20), reps=3 if args.quick else 10,
+        failure_reps=1 if args.quick else 3, spd_cap=6.0 if args.quick else 20.0,
+        flood_lines=100_000 if args.quick else 1_000_000, flood_cap=60 if args.quick else 180,
+        waiting_counts=counts,
+        seed=args.seed if args.seed is not None else random.randrange(1, 1_000_000))
+
+
+def main(argv):
+    args = parse(argv)
+    need_tools()
+    bin_path = build(["announce"] if args.soak_only else ["announce", "CoreThroughput"])
+    ws = Workspace(keep=args.keep)
+    ctx = context(args, bin_path, ws)
+
+    def on_signal(signum, _frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_signal)
+    res = Results()
+    soak_lines = args.lines or (50 if args.quick else 1000)
+    try:
+        say(f"starting a private stack in {ws.dir} ...")
+        env = ws.start_stack("s")
+        ctx.address = env["SPEECHD_ADDRESS"]
+        sock = ctx.address.split(":", 1)[1]
+        if args.soak_only:
+            res.soak = soak(ctx, soak_lines)
+            print_table(res)
+            return 0 if res.soak.ok else 1
+        res.overhead = measure_overhead(ctx)
+        ctx.relay = SSIPRelay(ws.path("p.sock"), sock)
+        res.cold = measure_cold_start(ctx)
+        res.retry = measure_retry(ctx)
+        ctx.relay.close()
+        res.detach = measure_detach(ctx)
+        res.flood = measure_flood_rss(ctx)
+        res.waiting = measure_waiting(ctx)
+        if args.soak or args.quick:
+            res.soak = soak(ctx, soak_lines)
+        ws.stop_stack(env["TESTSTACK_DIR"])
+        res.failure = measure_failure(ctx)
+        res.core = measure_core(ctx)
+    finally:
+        ws.close()
+    print_table(res)
+    info = machine()
+    if not args.quick and not args.no_write:
+        write_markdown(args.output, res, info, "bench/run --soak" if args.soak else "bench/run")
+    if res.soak and not res.soak.ok:
+        say("\nThe soak test FAILED: some line did not end in exactly one outcome, or announce hung.")
+        return 1
+    return 0
+
+
+def run(argv):
+    """main() with the exit statuses bench/run documents."""
+    try:
+        return main(argv)
+    except BenchError as e:
+        print(f"bench: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("bench: interrupted", file=sys.stderr)
+        return 130
