@@ -32,7 +32,7 @@ extension SpeakingTests {
     }
 
     @Test func aSecondClientsEventsNeverReachOurConnection() async throws {
-      let ours = try await SpeechdClient.connect(address: stack.address, appName: "ours")
+      let ours = try await SpeechdClient.connect(address: stack.address, environment: [:], appName: "ours")
       let other = try await Interrupter(stack: stack)
       let received = Locked<[SpeechEvent]>([])
       let collector = Task {

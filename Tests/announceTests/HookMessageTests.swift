@@ -134,3 +134,54 @@ import Testing
     #expect(throws: (any Error).self) { try ShellInit.parse(["tcsh"]) }
   }
 }
+
+/// The sound icons that tell success from failure before the sentence.
+@Suite struct HookIconTests {
+  @Test func eachOutcomeHasItsOwnIconAndNoneByDefault() {
+    let none = HookSettings(environment: [:])
+    #expect(none.icon(forStatus: 0) == nil && none.icon(forStatus: 2) == nil)
+    let both = HookSettings(environment: ["ANNOUNCE_ICON_OK": "message", "ANNOUNCE_ICON_FAIL": "prompt"])
+    #expect(both.icon(forStatus: 0) == "message")
+    #expect(both.icon(forStatus: 2) == "prompt")
+    #expect(both.icon(forStatus: 130) == "prompt")
+  }
+
+  @Test(arguments: ["two words", "line\nbreak", "\"quoted\""])
+  func anIconNameThatCouldCarryCommandsCountsAsUnset(name: String) {
+    #expect(HookSettings(environment: ["ANNOUNCE_ICON_FAIL": name]).failureIcon == nil)
+  }
+
+  @Test(arguments: ShellInit.Shell.allCases)
+  func theHookHandsTheIconVariablesOnByName(shell: ShellInit.Shell) {
+    let script = ShellHook.script(for: shell, announce: "/usr/bin/announce")
+    #expect(script.contains("ANNOUNCE_ICON_OK="), "\(script)")
+    #expect(script.contains("ANNOUNCE_ICON_FAIL="))
+  }
+}
+
+/// `announce init ssh HOST`.
+@Suite struct SSHInitTests {
+  @Test func theLinesForwardTheLocalSocketToTheConventionalServerPath() {
+    let text = SSHConfigLines.text(
+      host: "build.example.org", remotePath: "/run/user/1001/announce-speechd.sock",
+      local: .unixSocket(path: "/run/user/1000/speech-dispatcher/speechd.sock", isUserDefault: true))
+    #expect(
+      text == """
+        # announce: speech from build.example.org is heard on this machine. From: announce init ssh build.example.org
+        # "StreamLocalBindUnlink yes" in the sshd_config of build.example.org lets a login replace a forward an old one left.
+        Host build.example.org
+            RemoteForward /run/user/1001/announce-speechd.sock /run/user/1000/speech-dispatcher/speechd.sock
+
+        """)
+    let overTCP = SSHConfigLines.text(
+      host: "h", remotePath: "/run/user/1/announce-speechd.sock", local: .inetSocket(host: "127.0.0.1", port: 6560))
+    #expect(overTCP.contains("RemoteForward /run/user/1/announce-speechd.sock 127.0.0.1:6560\n"))
+  }
+
+  @Test func theHostIsRequiredAndTheRemoteUIDOptional() throws {
+    #expect(try SSHInit.parse(["h"]).remoteUID == nil)
+    #expect(try SSHInit.parse(["h", "--remote-uid", "1001"]).remoteUID == 1001)
+    #expect(throws: (any Error).self) { try SSHInit.parse([]) }
+    #expect(throws: (any Error).self) { try SSHInit.parse(["two hosts"]) }
+  }
+}

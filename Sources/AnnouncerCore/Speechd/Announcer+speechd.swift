@@ -9,12 +9,13 @@ extension Announcer {
   /// cuts another off.
   ///
   /// - Parameters:
-  ///   - address: a `SPEECHD_ADDRESS`-style address; `nil` uses `SPEECHD_ADDRESS`, then the user's default socket.
+  ///   - address: a `SPEECHD_ADDRESS`-style address; `nil` uses `SPEECHD_ADDRESS`, then, under
+  ///     SSH, a socket forwarded from the user's own machine, then the user's default socket.
   ///   - appName: the client name speech-dispatcher shows.
   ///   - defaultTimeout: the retry window for announcements that give none.
   ///   - maxWaiting: turns on flood control; see ``init(backend:clock:defaultTimeout:timing:maxWaiting:turns:)``.
   ///   - takesTurns: whether to take turns with the user's other announcers.
-  ///   - environment: where `SPEECHD_ADDRESS` and `XDG_RUNTIME_DIR` are read.
+  ///   - environment: where `SPEECHD_ADDRESS`, `SSH_CONNECTION` and `XDG_RUNTIME_DIR` are read.
   /// - Throws: ``SpeechdConnectError`` with a sentence for people when no connection can be made.
   public static func speechd(
     address: String? = nil, appName: String = "announce",
@@ -23,7 +24,8 @@ extension Announcer {
   ) async throws(SpeechdConnectError) -> Announcer {
     // Turns are ordered by when each process started, so the moment is taken before connecting.
     let startedAt = SharedSpeakingTurns.wallClockNow()
-    let backend = try await ReconnectingSpeechdBackend.connect(address: address, appName: appName)
+    let backend = try await ReconnectingSpeechdBackend.connect(
+      address: address, environment: environment, appName: appName)
     let shared =
       takesTurns
       ? SharedSpeakingTurns.forUser(
@@ -33,6 +35,7 @@ extension Announcer {
     return Announcer(
       backend: backend, clock: ContinuousClock(), defaultTimeout: defaultTimeout,
       timing: AnnouncerTiming(), maxWaiting: maxWaiting, turns: turns,
-      speechService: backend.address.description)
+      speechService: backend.address.description
+        + (backend.isForwardedOverSSH ? ", forwarded over SSH from your own machine" : ""))
   }
 }

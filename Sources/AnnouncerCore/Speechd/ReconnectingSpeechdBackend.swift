@@ -22,15 +22,25 @@ public final class ReconnectingSpeechdBackend: SpeechBackend {
   static let longestPause: Duration = .seconds(1)
 
   /// Connects; throws when the first connection cannot be made.
-  public static func connect(address: String? = nil, appName: String = "announce")
-    async throws(SpeechdConnectError) -> ReconnectingSpeechdBackend
-  {
-    let first = try await SpeechdClient.connect(address: address, appName: appName)
-    return ReconnectingSpeechdBackend(first: first, addressText: address, appName: appName)
+  ///
+  /// The address is worked out once, as ``SpeechdClient/connect(address:environment:appName:)``
+  /// does; connecting again goes back to the same one.
+  public static func connect(
+    address: String? = nil, environment: [String: String], appName: String = "announce"
+  ) async throws(SpeechdConnectError) -> ReconnectingSpeechdBackend {
+    let first = try await SpeechdClient.connect(
+      address: address, environment: environment, appName: appName)
+    return ReconnectingSpeechdBackend(first: first, appName: appName)
   }
 
-  private init(first: SpeechdClient, addressText: String?, appName: String) {
+  /// Whether ``address`` is a socket forwarded over SSH from the user's own machine.
+  public let isForwardedOverSSH: Bool
+
+  private init(first: SpeechdClient, appName: String) {
     address = first.address
+    isForwardedOverSSH = first.isForwardedOverSSH
+    let resolved = first.address
+    let isForwarded = first.isForwardedOverSSH
     current = Mutex(first)
     let (events, continuation) = AsyncStream.makeStream(of: SpeechEvent.self)
     self.events = events
@@ -50,7 +60,9 @@ public final class ReconnectingSpeechdBackend: SpeechBackend {
         current.withLock { $0 = nil }
         let lost = client
         Task { await lost.close() }
-        guard let next = await reconnect(addressText: addressText, appName: appName) else { break }
+        guard
+          let next = await reconnect(to: resolved, isForwarded: isForwarded, appName: appName)
+        else { break }
         client = next
         current.withLock { $0 = next }
         continuation.yield(.connectionRestored)
@@ -60,12 +72,16 @@ public final class ReconnectingSpeechdBackend: SpeechBackend {
     supervisor.withLock { $0 = task }
   }
 
-  private func reconnect(addressText: String?, appName: String) async -> SpeechdClient? {
+  private func reconnect(to address: SpeechdAddress, isForwarded: Bool, appName: String) async
+    -> SpeechdClient?
+  {
     var pause = Self.firstPause
     while !closed.load(ordering: .acquiring) {
       try? await Task.sleep(for: pause)
       if closed.load(ordering: .acquiring) { return nil }
-      if let client = try? await SpeechdClient.connect(address: addressText, appName: appName) {
+      if let client = try? await SpeechdClient.connect(
+        to: address, appName: appName, isForwarded: isForwarded)
+      {
         if closed.load(ordering: .acquiring) {
           await client.close()
           return nil

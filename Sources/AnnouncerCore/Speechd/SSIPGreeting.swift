@@ -19,30 +19,33 @@ enum SSIPGreeting {
   /// How long to wait for the reply.
   static let replyBound: Int32 = 2_000
 
-  static func check(_ address: SpeechdAddress) -> Finding {
+  /// What listens at `address`, waiting at most `replyBound` milliseconds for each reply.
+  static func check(_ address: SpeechdAddress, replyBound: Int32 = replyBound) -> Finding {
     guard let socket = connectedSocket(to: address) else { return .nobodyListens }
     defer { close(socket) }
     let hello = "SET SELF CLIENT_NAME \"announce:announce:check\"\r\n"
     guard send(socket, hello, hello.utf8.count, Int32(MSG_NOSIGNAL)) == hello.utf8.count else {
       return .somethingElse
     }
-    let reply = readLine(from: socket)
+    let reply = readLine(from: socket, within: replyBound)
+    // Silence or a hang-up: no goodbye is owed, and waiting for one would double the time.
+    guard !reply.isEmpty else { return .somethingElse }
     // Say goodbye as libspeechd does, and wait for the answer, so the daemon is not
     // left writing to a closed socket.
     let quit = "QUIT\r\n"
     if send(socket, quit, quit.utf8.count, Int32(MSG_NOSIGNAL)) == quit.utf8.count {
-      _ = readLine(from: socket)
+      _ = readLine(from: socket, within: replyBound)
     }
     return isSSIPSuccess(reply) ? .speechDispatcher : .somethingElse
   }
 
-  /// Reads until a line feed, end of file, or ``replyBound`` without data.
-  private static func readLine(from socket: Int32) -> [UInt8] {
+  /// Reads until a line feed, end of file, or `bound` milliseconds without data.
+  private static func readLine(from socket: Int32, within bound: Int32) -> [UInt8] {
     var reply = [UInt8]()
     var buffer = [UInt8](repeating: 0, count: 256)
     var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
     while !reply.contains(UInt8(ascii: "\n")), reply.count < 4096 {
-      guard poll(&entry, 1, replyBound) > 0 else { break }
+      guard poll(&entry, 1, bound) > 0 else { break }
       let count = recv(socket, &buffer, buffer.count, 0)
       guard count > 0 else { break }
       reply += buffer[0..<count]

@@ -37,7 +37,7 @@ public enum SpeechdAddress: Sendable, Equatable, CustomStringConvertible {
 
   /// The address to use: `explicit` if given, else `SPEECHD_ADDRESS`, else the user's default socket.
   public static func resolve(
-    _ explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    _ explicit: String?, environment: [String: String]
   ) throws(SpeechdConnectError) -> SpeechdAddress {
     if let explicit {
       guard let address = parse(explicit) else {
@@ -55,7 +55,7 @@ public enum SpeechdAddress: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The socket speech-dispatcher uses by default for this user.
-  static func defaultSocketPath(
+  package static func defaultSocketPath(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String {
     let runtime =
@@ -63,6 +63,12 @@ public enum SpeechdAddress: Sendable, Equatable, CustomStringConvertible {
       ?? (environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
         ?? NSHomeDirectory() + "/.cache")
     return runtime + "/speech-dispatcher/speechd.sock"
+  }
+
+  /// The path of a Unix socket address; `nil` for TCP.
+  public var socketPath: String? {
+    if case .unixSocket(let path, _) = self { return path }
+    return nil
   }
 
   /// Whether this is the user's default address, for which the daemon may be started.
@@ -111,6 +117,11 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
   case invalidAddress(String, source: String)
   /// speech-dispatcher could not be reached at the address; `detail` is libspeechd's reason.
   case unreachable(SpeechdAddress, detail: String)
+  /// Under SSH, a forwarded socket exists at `path` but nothing answers there: the
+  /// session that forwarded it has ended. `removed` says whether announce deleted it.
+  case staleForward(path: String, removed: Bool)
+  /// Under SSH, no socket was forwarded to `forwardedPath`, and `local` could not be reached either.
+  case nothingForwarded(forwardedPath: String, local: SpeechdAddress, detail: String)
 
   /// One sentence that names the cause and the fix.
   public var description: String {
@@ -121,6 +132,15 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
     case .unreachable(let address, let detail):
       "announce could not reach speech-dispatcher at \(address): \(Self.reason(in: detail)); "
         + address.fixSuggestion
+    case .staleForward(let path, let removed):
+      "announce found a speech-dispatcher socket forwarded over SSH at \(path), but nothing answers "
+        + "there because the SSH session that forwarded it has ended"
+        + (removed ? " (announce removed it)" : "")
+        + "; log in again with the RemoteForward line of announce init ssh, or set SPEECHD_ADDRESS."
+    case .nothingForwarded(let forwardedPath, let local, let detail):
+      "announce found no speech-dispatcher socket forwarded over SSH at \(forwardedPath) and could not "
+        + "reach speech-dispatcher at \(local): \(Self.reason(in: detail)); forward the one on your own "
+        + "machine with the lines of announce init ssh, or start speech-dispatcher here."
     }
   }
 

@@ -21,6 +21,8 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
   public let events: AsyncStream<SpeechEvent>
   /// Where this client is connected, for messages to people.
   public let address: SpeechdAddress
+  /// Whether ``address`` is a socket forwarded over SSH from the user's own machine.
+  public let isForwardedOverSSH: Bool
 
   // Touched only on `Self.libspeechd`.
   private var connection: UnsafeMutablePointer<SPDConnection>?
@@ -40,15 +42,54 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
   /// - Parameters:
   ///   - address: an address in `SPEECHD_ADDRESS` syntax; `nil` uses `SPEECHD_ADDRESS`,
   ///     and without it the user's default socket, starting speech-dispatcher if it is not running.
+  ///     Inside an SSH session, a socket forwarded to ``ForwardedSpeechdSocket`` comes first.
+  ///   - environment: where `SPEECHD_ADDRESS`, `SSH_CONNECTION` and `XDG_RUNTIME_DIR` are read.
   ///   - appName: the client name speech-dispatcher shows for this connection.
   /// - Throws: ``SpeechdConnectError`` when the address is invalid, the daemon cannot be
   ///   reached, or it does not answer within ``connectBound``.
-  public static func connect(address: String? = nil, appName: String = "announce")
-    async throws(SpeechdConnectError) -> SpeechdClient
-  {
-    let resolved = try SpeechdAddress.resolve(address)
+  public static func connect(
+    address: String? = nil, environment: [String: String], appName: String = "announce"
+  ) async throws(SpeechdConnectError) -> SpeechdClient {
+    switch try SpeechdRoute.resolve(address, environment: environment) {
+    case .address(let resolved):
+      return try await connect(to: resolved, appName: appName)
+    case .forwardedFirst(let path, let local):
+      guard ForwardedSpeechdSocket.presence(at: path) == .ours else {
+        do throws(SpeechdConnectError) {
+          return try await connect(to: local, appName: appName)
+        } catch {
+          guard case .unreachable(_, let detail) = error else { throw error }
+          throw .nothingForwarded(forwardedPath: path, local: local, detail: detail)
+        }
+      }
+      do throws(SpeechdConnectError) {
+        return try await connect(
+          to: .unixSocket(path: path, isUserDefault: false), appName: appName,
+          replyBound: forwardedReplyBound, isForwarded: true)
+      } catch {
+        // Nobody listening at all means a leftover file, which would also block the next
+        // forward (sshd replaces it only with its own StreamLocalBindUnlink), so it goes.
+        // A socket that accepts and then hangs up is a live sshd whose client cannot
+        // reach its own daemon; it stays.
+        let removed = ForwardedSpeechdSocket.isRefused(path) && unlink(path) == 0
+        throw .staleForward(path: path, removed: removed)
+      }
+    }
+  }
+
+  /// How long a forwarded socket may take to answer the first command before it counts as
+  /// stale: well over an intercontinental round trip, and inside the 2 seconds promised.
+  static let forwardedReplyBound: Int32 = 1_500
+
+  /// Connects to exactly `address`.
+  static func connect(
+    to resolved: SpeechdAddress, appName: String,
+    replyBound: Int32 = SSIPGreeting.replyBound, isForwarded: Bool = false
+  ) async throws(SpeechdConnectError) -> SpeechdClient {
     let result = await Deadline.run(within: connectBound, on: libspeechd) {
-      Result { () throws(SpeechdConnectError) in try open(resolved, appName: appName) }
+      Result { () throws(SpeechdConnectError) in
+        try open(resolved, appName: appName, replyBound: replyBound, isForwarded: isForwarded)
+      }
     }
     guard let result else {
       throw .unreachable(resolved, detail: "it did not answer within 5 seconds")
@@ -56,10 +97,10 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
     return try result.get()
   }
 
-  private static func open(_ address: SpeechdAddress, appName: String)
-    throws(SpeechdConnectError) -> SpeechdClient
-  {
-    if SSIPGreeting.check(address) == .somethingElse {
+  private static func open(
+    _ address: SpeechdAddress, appName: String, replyBound: Int32, isForwarded: Bool
+  ) throws(SpeechdConnectError) -> SpeechdClient {
+    if SSIPGreeting.check(address, replyBound: replyBound) == .somethingElse {
       throw .unreachable(
         address, detail: "something answered there, but it does not speak speech-dispatcher's protocol")
     }
@@ -82,15 +123,18 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
       spd_close(connection)
       throw .unreachable(address, detail: "it did not answer")
     }
-    return SpeechdClient(connection: connection, clientID: clientID, address: address)
+    return SpeechdClient(
+      connection: connection, clientID: clientID, address: address, isForwarded: isForwarded)
   }
 
   private init(
-    connection: UnsafeMutablePointer<SPDConnection>, clientID: Int, address: SpeechdAddress
+    connection: UnsafeMutablePointer<SPDConnection>, clientID: Int, address: SpeechdAddress,
+    isForwarded: Bool
   ) {
     self.connection = connection
     self.clientID = clientID
     self.address = address
+    self.isForwardedOverSSH = isForwarded
     let (events, continuation) = AsyncStream.makeStream(of: SpeechEvent.self)
     self.events = events
     self.continuation = continuation

@@ -72,6 +72,9 @@ struct Announce: AsyncParsableCommand {
         defaultTimeout: .seconds(announcer.resolvedTimeout),
         maxWaiting: announcer.resolvedMaxQueue, environment: Self.environment)
     }
+    if output.verbose, let service = speaker.speechService {
+      terminal.error("Speaking through speech-dispatcher at \(service).")
+    }
     if readsStandardInput && isatty(0) == 1 {
       terminal.error("Reading announcements from the terminal, one per line; press Control-D to finish.")
     }
@@ -134,7 +137,8 @@ struct Announce: AsyncParsableCommand {
 
   private func listDiscovery(terminal: Terminal) async throws {
     let client = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
-      try await SpeechdClient.connect(address: output.address, appName: output.appName)
+      try await SpeechdClient.connect(
+        address: output.address, environment: Self.environment, appName: output.appName)
     }
     if output.listModules {
       for module in await client.outputModules() { print(module) }

@@ -1,5 +1,6 @@
 /// The program's entry: `init` and `hook-finished` as the very first argument choose
-/// those subcommands; anything else is the `announce` command itself.
+/// those subcommands (`init ssh` prints SSH settings, any other `init` a shell hook);
+/// anything else is the `announce` command itself.
 ///
 /// The choice is made here, not with ArgumentParser's subcommands, because a command
 /// with subcommands also gets a `help` subcommand and takes any first TEXT that names
@@ -10,6 +11,8 @@ enum Main {
   static func main() async {
     let arguments = Array(CommandLine.arguments.dropFirst())
     switch arguments.first {
+    case "init" where arguments.dropFirst().first == SSHInit.name:
+      SSHInit.main(Array(arguments.dropFirst(2)))
     case "init": ShellInit.main(Array(arguments.dropFirst()))
     case HookFinished.name: await HookFinished.main(Array(arguments.dropFirst()))
     default: await Announce.main(arguments)

@@ -11,7 +11,8 @@ extension Announce {
   /// exists to save.
   func detachDelivery(terminal: Terminal) async throws -> Never {
     let client = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
-      try await SpeechdClient.connect(address: output.address, appName: output.appName)
+      try await SpeechdClient.connect(
+        address: output.address, environment: Self.environment, appName: output.appName)
     }
     do {
       _ = try Detach.spawnChild(

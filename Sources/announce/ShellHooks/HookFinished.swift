@@ -12,8 +12,8 @@ struct HookFinished: AsyncParsableCommand {
     commandName: "announce hook-finished",
     abstract: "Announce that a command finished, as the shell hook of announce init does.",
     discussion: """
-      Reads ANNOUNCE_MIN_SECONDS, ANNOUNCE_IGNORE, ANNOUNCE_FORMAT_OK, ANNOUNCE_FORMAT_FAIL \
-      and ANNOUNCE_ON_INTERRUPT. The announcement waits up to 30 seconds for other speech \
+      Reads ANNOUNCE_MIN_SECONDS, ANNOUNCE_IGNORE, ANNOUNCE_FORMAT_OK, ANNOUNCE_FORMAT_FAIL, \
+      ANNOUNCE_ON_INTERRUPT, ANNOUNCE_ICON_OK and ANNOUNCE_ICON_FAIL. The announcement waits up to 30 seconds for other speech \
       to end, or ANNOUNCE_TIMEOUT. The outcome goes to the log of --detach.
       """)
 
@@ -39,11 +39,10 @@ struct HookFinished: AsyncParsableCommand {
     let finished = FinishedCommand(
       commandLine: commandLine.joined(separator: " "), status: status,
       seconds: Double(milliseconds) / 1000)
-    guard
-      let sentence = HookMessage.sentence(
-        for: finished, settings: HookSettings(environment: environment))
-    else { return }
+    let settings = HookSettings(environment: environment)
+    guard let sentence = HookMessage.sentence(for: finished, settings: settings) else { return }
     var arguments = [Detach.childFlag]
+    if let icon = settings.icon(forStatus: status) { arguments += ["--sound-icon", icon] }
     if (environment["ANNOUNCE_TIMEOUT"] ?? "").isEmpty {
       arguments += ["--timeout", Self.defaultTimeout]
     }

@@ -1,3 +1,4 @@
+import AnnouncerCore
 import Foundation
 
 /// A command that a shell hook saw finish.
@@ -26,6 +27,10 @@ struct HookSettings: Equatable {
   var failureFormat = "{command} failed with status {status} after {duration}"
   /// Whether a command stopped with Control-C (status 130) is announced.
   var announcesInterrupted = false
+  /// The sound icon played before the sentence for status 0, so a listener knows at once.
+  var successIcon: String?
+  /// The sound icon played before the sentence for any other status.
+  var failureIcon: String?
 
   /// Interactive programs: the user was there while they ran, so their end is no news.
   static let defaultIgnored: [String] = [
@@ -36,7 +41,8 @@ struct HookSettings: Equatable {
   init() {}
 
   /// The settings from `ANNOUNCE_MIN_SECONDS`, `ANNOUNCE_IGNORE`, `ANNOUNCE_FORMAT_OK`,
-  /// `ANNOUNCE_FORMAT_FAIL` and `ANNOUNCE_ON_INTERRUPT`.
+  /// `ANNOUNCE_FORMAT_FAIL`, `ANNOUNCE_ON_INTERRUPT`, `ANNOUNCE_ICON_OK` and `ANNOUNCE_ICON_FAIL`.
+  /// An icon name that is not one safe word counts as unset, like an invalid number.
   init(environment: [String: String]) {
     func value(_ name: String) -> String? {
       guard let text = environment[name], !text.isEmpty else { return nil }
@@ -53,6 +59,13 @@ struct HookSettings: Equatable {
     successFormat = value("ANNOUNCE_FORMAT_OK") ?? successFormat
     failureFormat = value("ANNOUNCE_FORMAT_FAIL") ?? failureFormat
     announcesInterrupted = value("ANNOUNCE_ON_INTERRUPT") == "1"
+    successIcon = value("ANNOUNCE_ICON_OK").flatMap { VoiceOptions.isSafeName($0) ? $0 : nil }
+    failureIcon = value("ANNOUNCE_ICON_FAIL").flatMap { VoiceOptions.isSafeName($0) ? $0 : nil }
+  }
+
+  /// The sound icon to play before the sentence for a command that ended with `status`.
+  func icon(forStatus status: Int32) -> String? {
+    status == 0 ? successIcon : failureIcon
   }
 }
 

@@ -10,8 +10,9 @@ struct ShellInit: ParsableCommand {
       bash: eval "$(announce init bash)"; zsh: eval "$(announce init zsh)"; fish: \
       announce init fish | source. Put the line in ~/.bashrc, ~/.zshrc or \
       ~/.config/fish/config.fish. ANNOUNCE_MIN_SECONDS (default 10), ANNOUNCE_IGNORE, \
-      ANNOUNCE_FORMAT_OK, ANNOUNCE_FORMAT_FAIL and ANNOUNCE_ON_INTERRUPT change what is \
-      announced; see man announce.
+      ANNOUNCE_FORMAT_OK, ANNOUNCE_FORMAT_FAIL, ANNOUNCE_ON_INTERRUPT, ANNOUNCE_ICON_OK and \
+      ANNOUNCE_ICON_FAIL change what is announced; see man announce. For a server reached \
+      over SSH, "announce init ssh HOST" prints the ~/.ssh/config lines that make it speak here.
       """)
 
   /// A shell that `init` has a hook for.
@@ -108,6 +109,7 @@ enum ShellHook {
       ANNOUNCE_MIN_SECONDS=${ANNOUNCE_MIN_SECONDS-} ANNOUNCE_IGNORE=${ANNOUNCE_IGNORE-} \\
         ANNOUNCE_FORMAT_OK=${ANNOUNCE_FORMAT_OK-} ANNOUNCE_FORMAT_FAIL=${ANNOUNCE_FORMAT_FAIL-} \\
         ANNOUNCE_ON_INTERRUPT=${ANNOUNCE_ON_INTERRUPT-} \\
+        ANNOUNCE_ICON_OK=${ANNOUNCE_ICON_OK-} ANNOUNCE_ICON_FAIL=${ANNOUNCE_ICON_FAIL-} \\
         exec "$__announce_bin" hook-finished --status "$1" --milliseconds "$2" -- "$line" </dev/null >/dev/null 2>&1
     }
     if [[ ${PS0-} != *__announce_start* ]]; then
@@ -154,6 +156,7 @@ enum ShellHook {
             (ANNOUNCE_MIN_SECONDS=${ANNOUNCE_MIN_SECONDS-} ANNOUNCE_IGNORE=${ANNOUNCE_IGNORE-} \\
               ANNOUNCE_FORMAT_OK=${ANNOUNCE_FORMAT_OK-} ANNOUNCE_FORMAT_FAIL=${ANNOUNCE_FORMAT_FAIL-} \\
               ANNOUNCE_ON_INTERRUPT=${ANNOUNCE_ON_INTERRUPT-} \\
+              ANNOUNCE_ICON_OK=${ANNOUNCE_ICON_OK-} ANNOUNCE_ICON_FAIL=${ANNOUNCE_ICON_FAIL-} \\
               "$__announce_bin" hook-finished --status $announce_status --milliseconds $milliseconds -- "$__announce_line" </dev/null >/dev/null 2>&1 &)
           fi
         fi
@@ -186,6 +189,7 @@ enum ShellHook {
                 ANNOUNCE_MIN_SECONDS="$ANNOUNCE_MIN_SECONDS" ANNOUNCE_IGNORE="$ANNOUNCE_IGNORE" \\
                     ANNOUNCE_FORMAT_OK="$ANNOUNCE_FORMAT_OK" ANNOUNCE_FORMAT_FAIL="$ANNOUNCE_FORMAT_FAIL" \\
                     ANNOUNCE_ON_INTERRUPT="$ANNOUNCE_ON_INTERRUPT" \\
+                    ANNOUNCE_ICON_OK="$ANNOUNCE_ICON_OK" ANNOUNCE_ICON_FAIL="$ANNOUNCE_ICON_FAIL" \\
                     command $__announce_bin hook-finished --status $announce_status --milliseconds $CMD_DURATION -- $argv[1] </dev/null >/dev/null 2>&1 &
                 disown $last_pid 2>/dev/null
             end

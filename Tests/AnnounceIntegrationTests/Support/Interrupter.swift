@@ -10,7 +10,7 @@ final class Interrupter: Sendable {
   private let collector: Task<Void, Never>
 
   init(stack: TestStack) async throws {
-    client = try await SpeechdClient.connect(address: stack.address, appName: "interrupter")
+    client = try await SpeechdClient.connect(address: stack.address, environment: [:], appName: "interrupter")
     let events = client.events
     let received = self.received
     collector = Task {

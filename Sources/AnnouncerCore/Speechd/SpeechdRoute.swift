@@ -1,0 +1,89 @@
+import Glibc
+
+/// Where announce looks for speech-dispatcher, worked out from the command line and the environment.
+///
+/// Inside an SSH session (`SSH_CONNECTION` is set) with no address given, the daemon on the
+/// user's own machine may have been forwarded to a conventional socket on the server
+/// (see ``ForwardedSpeechdSocket``); that one is tried before the server's own default.
+public enum SpeechdRoute: Sendable, Equatable {
+  /// Exactly this address.
+  case address(SpeechdAddress)
+  /// The forwarded socket at `path` if one is there, else `local`.
+  case forwardedFirst(path: String, local: SpeechdAddress)
+
+  /// The route for `explicit` (`--address`) and `environment`; `userID` names the
+  /// forwarded socket when there is no runtime directory.
+  public static func resolve(
+    _ explicit: String?, environment: [String: String], userID: UInt32 = getuid()
+  ) throws(SpeechdConnectError) -> SpeechdRoute {
+    let address = try SpeechdAddress.resolve(explicit, environment: environment)
+    guard address.isUserDefault, let session = environment["SSH_CONNECTION"], !session.isEmpty
+    else { return .address(address) }
+    return .forwardedFirst(
+      path: ForwardedSpeechdSocket.path(environment: environment, userID: userID), local: address)
+  }
+}
+
+/// The conventional place on a server for a speech-dispatcher socket forwarded from the
+/// user's own machine with OpenSSH's `RemoteForward`.
+///
+/// The socket sits directly in the runtime directory, not in a directory of its own,
+/// because sshd does not create missing directories: a forward to a path whose
+/// directory is missing fails, with only a warning on the client.
+public enum ForwardedSpeechdSocket {
+  /// The socket's file name in `XDG_RUNTIME_DIR`.
+  public static let fileName = "announce-speechd.sock"
+
+  /// `$XDG_RUNTIME_DIR/announce-speechd.sock`, or `/tmp/announce-speechd-UID.sock`
+  /// when there is no runtime directory.
+  public static func path(environment: [String: String], userID: UInt32) -> String {
+    if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+      return runtime + "/" + fileName
+    }
+    return "/tmp/announce-speechd-\(userID).sock"
+  }
+
+  /// The runtime directory systemd gives user `userID` on a server, where the forward should point.
+  public static func serverPath(userID: UInt32) -> String {
+    "/run/user/\(userID)/" + fileName
+  }
+
+  /// What is at a forwarded socket's path.
+  package enum Presence: Equatable {
+    /// Nothing: no forward was made.
+    case absent
+    /// A socket of this user's.
+    case ours
+    /// Something else, or another user's socket, which announce must not talk to.
+    case foreign
+  }
+
+  /// What is at `path`; only a socket owned by `userID` counts as a forward.
+  package static func presence(at path: String, userID: UInt32 = geteuid()) -> Presence {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return .absent }
+    let isSocket = (info.st_mode & S_IFMT) == S_IFSOCK
+    return isSocket && info.st_uid == userID ? .ours : .foreign
+  }
+
+  /// Whether a connection to the socket at `path` is refused: it has no listener at all.
+  package static func isRefused(_ path: String) -> Bool {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    guard path.utf8.count < capacity else { return false }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: path.utf8)
+      raw[path.utf8.count] = 0
+    }
+    let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { return false }
+    defer { close(socket) }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    return connected != 0 && errno == ECONNREFUSED
+  }
+}
