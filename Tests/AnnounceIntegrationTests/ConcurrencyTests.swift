@@ -31,6 +31,33 @@ extension SpeakingTests {
       #expect(abs(total - 6 * single) < 0.15 * 6 * single, "six: \(total) s, one: \(single) s")
     }
 
+    /// Issue #16: a turns directory announce cannot trust is reported in one line, and
+    /// the announcement is still spoken (without taking turns).
+    @Test func anUnusableTurnsDirectoryIsReportedInOneLineAndSpeechGoesOn() throws {
+      let runtime = NSTemporaryDirectory() + "announce-runtime-\(UUID().uuidString)"
+      #expect(mkdir(runtime, 0o700) == 0)
+      defer { try? FileManager.default.removeItem(atPath: runtime) }
+      let directory = runtime + "/announce"
+      #expect(mkdir(directory, 0o700) == 0)
+      var variants = [("others can use \(directory) (mode 777); run chmod 700 on it.", { chmod(directory, 0o777) })]
+      // Another user made it first: only root can make one for another user here.
+      if getuid() == 0 {
+        variants.append(
+          ("\(directory) belongs to another user (uid 65534); have it removed", { chown(directory, 65534, 65534) }))
+      }
+      for (expected, spoil) in variants {
+        #expect(spoil() == 0)
+        let result = try Running(
+          Command.announce, ["Saved"], environment: stack.clientEnvironment(["XDG_RUNTIME_DIR": runtime])
+        ).wait(timeout: 30)
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.hasPrefix("Taking turns with other announce processes is off because ") == true)
+        #expect(lines.first?.contains(expected) == true, "\(lines)")
+      }
+    }
+
     @Test func aSecondClientsEventsNeverReachOurConnection() async throws {
       let ours = try await SpeechdClient.connect(address: stack.address, environment: [:], appName: "ours")
       let other = try await Interrupter(stack: stack)

@@ -16,22 +16,28 @@ extension Announcer {
   ///   - maxWaiting: turns on flood control; see ``init(backend:clock:defaultTimeout:timing:maxWaiting:turns:)``.
   ///   - takesTurns: whether to take turns with the user's other announcers.
   ///   - environment: where `SPEECHD_ADDRESS`, `SSH_CONNECTION` and `XDG_RUNTIME_DIR` are read.
+  ///   - whenTurnsUnavailable: called once when turns cannot be taken (the directory of
+  ///     the turns is not a private one of ours); the announcer then speaks without them.
   /// - Throws: ``SpeechdConnectError`` with a sentence for people when no connection can be made.
   public static func speechd(
     address: String? = nil, appName: String = "announce",
     defaultTimeout: Duration = Announcement.defaultRetryTimeout, maxWaiting: Int? = nil,
-    takesTurns: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment
+    takesTurns: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment,
+    whenTurnsUnavailable: (TurnsUnavailable) -> Void = { _ in }
   ) async throws(SpeechdConnectError) -> Announcer {
     // Turns are ordered by when each process started, so the moment is taken before connecting.
     let startedAt = SharedSpeakingTurns.wallClockNow()
     let backend = try await ReconnectingSpeechdBackend.connect(
       address: address, environment: environment, appName: appName)
-    let shared =
-      takesTurns
-      ? SharedSpeakingTurns.forUser(
+    var turns: any SpeakingTurns = AlwaysYourTurn()
+    if takesTurns {
+      switch SharedSpeakingTurns.forUser(
         address: backend.address.description, environment: environment, since: startedAt)
-      : nil
-    let turns: any SpeakingTurns = shared ?? AlwaysYourTurn()
+      {
+      case .success(let shared): turns = shared
+      case .failure(let unavailable): whenTurnsUnavailable(unavailable)
+      }
+    }
     return Announcer(
       backend: backend, clock: ContinuousClock(), defaultTimeout: defaultTimeout,
       timing: AnnouncerTiming(), maxWaiting: maxWaiting, turns: turns,

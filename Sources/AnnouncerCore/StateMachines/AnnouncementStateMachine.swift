@@ -302,14 +302,14 @@ struct AnnouncementStateMachine {
     return [.report(.attempt), .submit(request, serial: serial)]
   }
 
-  /// The current part was heard: the next one waits for the turn again, so
-  /// other announcers can speak between parts.
-  private mutating func nextPart() -> [Action] {
+  /// The current part was heard: the next one keeps the turn. Giving it back
+  /// between parts sent each part to the back of the line, so that 200 long texts
+  /// waiting together each spoke one part per round and none finished (issue #16).
+  private mutating func nextPart(now: Duration) -> [Action] {
     partIndex += 1
     attemptsOfPart = 0
     windowStart = nil
-    state = .waitingForTurn
-    return [.releaseTurn, .takeTurn]
+    return sendAttempt(now: now)
   }
 
   private mutating func attemptEvent(_ event: SpeechEvent, attempt: Attempt, now: Duration)
@@ -334,7 +334,7 @@ struct AnnouncementStateMachine {
       return [.report(.mark(name))]
     case .ended:
       if attempt.sawFinalMark || !attempt.sawAnyMark {
-        if partIndex + 1 < parts.count { return nextPart() }
+        if partIndex + 1 < parts.count { return nextPart(now: now) }
         let duration = now - (firstAttemptAt ?? attempt.sentAt)
         return finish(.spoken(attempts: attempts, duration: duration))
       }

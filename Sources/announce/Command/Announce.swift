@@ -70,7 +70,9 @@ struct Announce: AsyncParsableCommand {
       try await Announcer.speechd(
         address: output.address, appName: output.appName,
         defaultTimeout: .seconds(announcer.resolvedTimeout),
-        maxWaiting: announcer.resolvedMaxQueue, environment: Self.environment)
+        maxWaiting: announcer.resolvedMaxQueue, environment: Self.environment,
+        // Without a word, announcers would talk over each other with no hint why.
+        whenTurnsUnavailable: { terminal.error($0.message) })
     }
     if output.verbose, let service = speaker.speechService {
       terminal.error("Speaking through speech-dispatcher at \(service).")

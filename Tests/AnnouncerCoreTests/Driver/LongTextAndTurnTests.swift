@@ -68,7 +68,7 @@ import Testing
 
   // MARK: Speaking in parts
 
-  @Test func partsAreSpokenInOrderEachTakingTheTurnAgain() throws {
+  @Test func partsAreSpokenInOrderKeepingTheTurnFromFirstToLast() throws {
     let text = "The first sentence is here. The second one follows it. And a third."
     var m = AnnouncementStateMachine(Announcement(text), timing: timing)
     #expect(m.partCount == 2)
@@ -78,10 +78,12 @@ import Testing
     _ = m.submissionAccepted(serial: first.serial, id: 7, now: .zero)
     _ = m.handle(.began(7), now: .milliseconds(10))
     _ = m.handle(.indexMark(7, name: final), now: .seconds(2))
-    // The first part is heard: the turn is given back and asked for again.
-    #expect(m.handle(.ended(7), now: .seconds(2)) == [.releaseTurn, .takeTurn])
+    // The first part is heard: the next one follows at once, and the turn is kept, so
+    // that the text is not sent to the back of the line after each part (issue #16).
+    let afterFirst = m.handle(.ended(7), now: .seconds(3))
+    #expect(!afterFirst.contains(.releaseTurn) && !afterFirst.contains(.takeTurn))
     #expect(m.outcome == nil)
-    let second = try #require(submitted(m.turnTaken(now: .seconds(3))))
+    let second = try #require(submitted(afterFirst))
     #expect(second.text == "The second one follows it. And a third.")
     #expect(m.partNumber == 2)
     _ = m.submissionAccepted(serial: second.serial, id: 8, now: .seconds(3))
@@ -99,8 +101,7 @@ import Testing
     _ = m.start(now: .zero)
     let first = try #require(submitted(m.turnTaken(now: .zero)))
     _ = m.submissionAccepted(serial: first.serial, id: 7, now: .zero)
-    _ = m.handle(.ended(7), now: .seconds(10))
-    let second = try #require(submitted(m.turnTaken(now: .seconds(10))))
+    let second = try #require(submitted(m.handle(.ended(7), now: .seconds(10))))
     _ = m.submissionAccepted(serial: second.serial, id: 8, now: .seconds(10))
     _ = m.handle(.began(8), now: .seconds(10))
     // Ten seconds after the first attempt, yet within the second part's own window.

@@ -176,8 +176,8 @@ import Testing
     #expect(mkdir(runtime, 0o700) == 0)
     defer { try? FileManager.default.removeItem(atPath: runtime) }
     let environment = ["XDG_RUNTIME_DIR": runtime]
-    let one = try #require(SharedSpeakingTurns.forUser(address: "unix_socket:/a", environment: environment))
-    let other = try #require(SharedSpeakingTurns.forUser(address: "unix_socket:/b", environment: environment))
+    let one = try SharedSpeakingTurns.forUser(address: "unix_socket:/a", environment: environment).get()
+    let other = try SharedSpeakingTurns.forUser(address: "unix_socket:/b", environment: environment).get()
     #expect(one.directory != other.directory)
     #expect(one.directory.hasPrefix(runtime + "/announce/turns-"))
     #expect(one.tryTake())
@@ -195,5 +195,124 @@ import Testing
     chmod(directory, 0o777)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     #expect(SharedSpeakingTurns(directory: directory) == nil)
+  }
+
+  // MARK: Waiting
+
+  /// Handing the turn down a line of 30 wakes one waiter at a time: each looks
+  /// through the directory a few times in all, not once per poll while it waits.
+  /// Waiting by polling cost O(N²): 100 processes used 36.8 CPU seconds (issue #16).
+  @Test func handingTheTurnDownALineWakesOneWaiterAtATimeInOrder() async throws {
+    let directory = try makeDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let start = SharedSpeakingTurns.wallClockNow()
+    // No rechecks during the test: only the locks wake the waiters.
+    let holder = try #require(SharedSpeakingTurns(directory: directory, since: start, recheckInterval: .seconds(600)))
+    let line = try (1...30).map { index in
+      try #require(
+        SharedSpeakingTurns(directory: directory, since: start + UInt64(index), recheckInterval: .seconds(600)))
+    }
+    #expect(holder.tryTake())
+    for turns in line { #expect(!turns.tryTake()) }
+    let served = ServedOrder()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for (index, turns) in line.enumerated() {
+        group.addTask {
+          try await turns.take()
+          await served.add(index)
+          turns.release()
+        }
+      }
+      holder.release()
+      try await group.waitForAll()
+    }
+    #expect(await served.order == Array(0..<30))
+    let looks = line.map(\.looks).reduce(0, +)
+    #expect(looks <= 4 * line.count, "\(looks) looks for \(line.count) waiters")
+  }
+
+  actor ServedOrder {
+    var order: [Int] = []
+    func add(_ index: Int) { order.append(index) }
+  }
+
+  @Test func aWaiterWakesWhenTheAnnouncerAheadOfItDies() async throws {
+    let directory = try makeDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let turns = try #require(SharedSpeakingTurns(directory: directory, recheckInterval: .seconds(600)))
+    // A live announcer that asked first, in another process (a descriptor of its own).
+    let ahead = open(directory + "/00000000000000000001-0000000001-000001", O_CREAT | O_RDWR, 0o600)
+    #expect(flock(ahead, LOCK_EX) == 0)
+    #expect(!turns.tryTake())
+    let waiting = Task { try await turns.take() }
+    // It dies: the kernel lets go of its lock, which wakes the waiter.
+    close(ahead)
+    try await waiting.value
+    turns.release()
+  }
+
+  @Test func aWaiterPassesOverAHolderThatStopsRenewingWhileItWaits() async throws {
+    let directory = try makeDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let turns = try #require(SharedSpeakingTurns(directory: directory, recheckInterval: .milliseconds(10)))
+    let holder = ForeignHolder(in: directory)
+    #expect(!turns.tryTake())
+    let waiting = Task { try await turns.take() }
+    // Control-Z: it keeps its locks but no longer renews its ticket.
+    holder.renewed(secondsAgo: 60)
+    try await waiting.value
+    turns.release()
+  }
+
+  @Test func cancellingAWaiterGivesBackItsPlace() async throws {
+    let directory = try makeDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let holder = try #require(SharedSpeakingTurns(directory: directory))
+    let turns = try #require(SharedSpeakingTurns(directory: directory, recheckInterval: .seconds(600)))
+    #expect(holder.tryTake())
+    #expect(!turns.tryTake())
+    let waiting = Task { try await turns.take() }
+    waiting.cancel()
+    await #expect(throws: CancellationError.self) { try await waiting.value }
+    turns.release()
+    holder.release()
+    #expect(holder.tryTake())
+    holder.release()
+  }
+
+  // MARK: The directory
+
+  @Test func aRuntimeDirectoryOthersCanUseTurnsCoordinationOffWithAReason() throws {
+    let runtime = try makeDirectory()
+    #expect(mkdir(runtime, 0o700) == 0)
+    defer { try? FileManager.default.removeItem(atPath: runtime) }
+    #expect(mkdir(runtime + "/announce", 0o700) == 0)
+    chmod(runtime + "/announce", 0o777)
+    let result = SharedSpeakingTurns.forUser(address: "unix_socket:/a", environment: ["XDG_RUNTIME_DIR": runtime])
+    guard case .failure(let unavailable) = result else {
+      Issue.record("coordination through a directory others can use")
+      return
+    }
+    #expect(unavailable == TurnsUnavailable(directory: runtime + "/announce", problem: .openToOthers(mode: 0o777)))
+    #expect(
+      unavailable.message
+        == "Taking turns with other announce processes is off because others can use \(runtime)/announce (mode 777); run chmod 700 on it."
+    )
+  }
+
+  /// Another user made the directory first (only root can make one for another user here).
+  @Test(.enabled(if: getuid() == 0)) func aRuntimeDirectoryOfAnotherUserTurnsCoordinationOffWithAReason() throws {
+    let runtime = try makeDirectory()
+    #expect(mkdir(runtime, 0o700) == 0)
+    defer { try? FileManager.default.removeItem(atPath: runtime) }
+    #expect(mkdir(runtime + "/announce", 0o700) == 0)
+    #expect(chown(runtime + "/announce", 65534, 65534) == 0)
+    let result = SharedSpeakingTurns.forUser(address: "unix_socket:/a", environment: ["XDG_RUNTIME_DIR": runtime])
+    guard case .failure(let unavailable) = result else {
+      Issue.record("coordination through another user's directory")
+      return
+    }
+    #expect(unavailable.problem == .ownedBy(uid: 65534))
+    #expect(unavailable.message.contains("\(runtime)/announce belongs to another user (uid 65534); have it removed"))
   }
 }
