@@ -20,10 +20,16 @@ let package = Package(
       pkgConfig: "speech-dispatcher",
       providers: [.apt(["libspeechd-dev"])]
     ),
+    .systemLibrary(
+      name: "CLibXML2",
+      pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"])]
+    ),
     .target(
       name: "AnnouncerCore",
       dependencies: [
         "CSpeechd",
+        "CLibXML2",
         .product(name: "DequeModule", package: "swift-collections"),
       ]
     ),

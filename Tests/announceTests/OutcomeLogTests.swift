@@ -128,3 +128,49 @@ import Testing
     #expect(try Announce.parse(["Saved"]).sinks(terminal: Terminal(quiet: false), log: nil).isEmpty)
   }
 }
+
+/// The log's local timestamps, written without Foundation's formatters.
+@Suite struct OutcomeLogTimestampTests {
+  func time(offset: Int) -> tm {
+    var parts = tm()
+    parts.tm_year = 2026 - 1900
+    parts.tm_mon = 10
+    parts.tm_mday = 2
+    parts.tm_hour = 7
+    parts.tm_min = 5
+    parts.tm_sec = 3
+    parts.tm_gmtoff = offset
+    return parts
+  }
+
+  @Test func theOffsetIsWrittenAsHoursAndMinutesOrZ() {
+    #expect(OutcomeLog.timestamp(time(offset: 3600), milliseconds: 120) == "2026-11-02T07:05:03.120+01:00")
+    #expect(OutcomeLog.timestamp(time(offset: -12600), milliseconds: 5) == "2026-11-02T07:05:03.005-03:30")
+    #expect(OutcomeLog.timestamp(time(offset: 0), milliseconds: 0) == "2026-11-02T07:05:03.000Z")
+  }
+
+  @Test func theTimestampIsTheSameInstantInLocalTime() throws {
+    let date = Date(timeIntervalSince1970: 1_800_000_000.5)
+    let stamp = OutcomeLog.timestamp(date)
+    let parser = ISO8601DateFormatter()
+    parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    #expect(parser.date(from: stamp) == date, "\(stamp)")
+    let offset = TimeZone.current.secondsFromGMT(for: date)
+    #expect(offset == 0 ? stamp.hasSuffix("Z") : !stamp.hasSuffix("Z"), "\(stamp)")
+  }
+}
+
+/// Numbers and escapes written without `String(format:)`.
+@Suite struct PlainFormattingTests {
+  @Test func secondsAreRoundedToTheGivenDecimals() {
+    #expect(EventJSON.seconds(.milliseconds(1234), decimals: 2) == "1.23")
+    #expect(EventJSON.seconds(.milliseconds(1235), decimals: 2) == "1.24")
+    #expect(EventJSON.seconds(.milliseconds(5), decimals: 2) == "0.01")
+    #expect(EventJSON.seconds(.seconds(2), decimals: 2) == "2.00")
+    #expect(EventJSON.seconds(.milliseconds(1234)) == "1.234")
+  }
+
+  @Test func controlCharactersAreEscapedAsFourHexDigits() {
+    #expect(EventJSON.quoted("a\u{1B}b\u{1}") == "\"a\\u001bb\\u0001\"")
+  }
+}

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Notices when speech-dispatcher closes our socket.
@@ -17,7 +18,7 @@ final class HangUpWatch: Sendable {
   init?(socket: Int32, onHangUp: @escaping @Sendable () -> Void) {
     let watched = dup(socket)
     guard watched >= 0 else { return nil }
-    let thread = Thread { [self] in
+    let started = SystemThread.start { [self] in
       defer { close(watched) }
       var entry = pollfd(fd: watched, events: Self.readHangUp, revents: 0)
       while !self.stopped.load(ordering: .acquiring) {
@@ -30,8 +31,10 @@ final class HangUpWatch: Sendable {
         }
       }
     }
-    thread.name = "announce.hangup-watch"
-    thread.start()
+    guard started else {
+      close(watched)
+      return nil
+    }
   }
 
   /// Stops watching within one poll interval. A hang-up found in that last poll is not reported.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Checks that whatever listens at an address speaks SSIP before libspeechd is let near it.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Builds the SSML documents that are sent to speech-dispatcher.
 ///
@@ -21,10 +22,13 @@ enum SSMLDocument {
   ///
   /// The caller has checked that `document` is well-formed and has a `speak` root.
   static func speaking(ssml document: String, finalMark mark: String) -> String {
-    guard let close = document.range(of: "</speak>", options: .backwards) else {
+    // Searched as bytes: a "prepend" character such as U+0600 joins the `<` after it into
+    // one Character, so a Character-wise search would miss the closing tag.
+    let bytes = Array(document.utf8)
+    guard let close = bytes.ranges(of: Array("</speak>".utf8)).last else {
       return "<speak>\(document)\(markElement(mark))</speak>"
     }
-    return document[..<close.lowerBound] + markElement(mark) + document[close.lowerBound...]
+    return String(decoding: bytes[..<close.lowerBound] + Array(markElement(mark).utf8) + bytes[close.lowerBound...], as: UTF8.self)
   }
 
   /// A message that says nothing at all: a single space. Measured with espeak-ng,

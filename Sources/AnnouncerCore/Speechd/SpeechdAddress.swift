@@ -1,5 +1,6 @@
 import CSpeechd
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where speech-dispatcher listens, in the syntax of `SPEECHD_ADDRESS`:
 /// `unix_socket[:PATH]` or `inet_socket[:HOST[:PORT]]`.
@@ -61,7 +62,7 @@ public enum SpeechdAddress: Sendable, Equatable, CustomStringConvertible {
     let runtime =
       environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 }
       ?? (environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? NSHomeDirectory() + "/.cache")
+        ?? HomeDirectory.path(environment: environment) + "/.cache")
     return runtime + "/speech-dispatcher/speechd.sock"
   }
 
@@ -148,12 +149,12 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
   static func reason(in detail: String) -> String {
     var text = plain(detail)
     var spawnFailure: String?
-    if let autospawn = text.range(of: ". Autospawn: ") {
+    if let autospawn = text.firstRange(of: ". Autospawn: ") {
       let report = String(text[autospawn.upperBound...])
       text = String(text[..<autospawn.lowerBound])
       if report.hasPrefix("Autospawn failed") { spawnFailure = "and starting it failed" }
     }
-    if text.hasPrefix("Can't connect"), let colon = text.range(of: ": ", options: .backwards) {
+    if text.hasPrefix("Can't connect"), let colon = text.ranges(of: ": ").last {
       text = String(text[colon.upperBound...])
     }
     if let first = text.first, text.dropFirst().first?.isLowercase ?? true {
@@ -163,7 +164,7 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
   }
 
   private static func plain(_ detail: String) -> String {
-    var text = detail.trimmingCharacters(in: .whitespacesAndNewlines)
+    var text = detail.trimmingWhiteSpace
     if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
     while text.hasSuffix(".") { text.removeLast() }
     return text

@@ -1,6 +1,7 @@
 import CSpeechd
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 

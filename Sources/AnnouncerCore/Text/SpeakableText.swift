@@ -70,3 +70,41 @@ public enum SpeakableText {
     }
   }
 }
+
+extension StringProtocol {
+  /// The text without white space and line breaks at either end (Unicode `White_Space`,
+  /// which is what Foundation's `trimmingCharacters(in: .whitespacesAndNewlines)` removes).
+  package var trimmingWhiteSpace: String {
+    guard let first = firstIndex(where: { !$0.isWhitespace }),
+      let last = lastIndex(where: { !$0.isWhitespace })
+    else { return "" }
+    return String(self[first...last])
+  }
+}
+
+extension String {
+  /// The text with every occurrence of `target` replaced by `replacement`, matched as
+  /// UTF-8 bytes. Unlike a Character-wise match, this finds a quote followed by a
+  /// combining mark, which matters when quoting for a shell.
+  package func replacingBytes(of target: String, with replacement: String) -> String {
+    let pattern = Array(target.utf8)
+    guard !pattern.isEmpty, utf8.count >= pattern.count else { return self }
+    let bytes = Array(utf8)
+    let substitute = Array(replacement.utf8)
+    var result: [UInt8] = []
+    result.reserveCapacity(bytes.count)
+    var index = 0
+    while index < bytes.count {
+      if bytes[index] == pattern[0], bytes.count - index >= pattern.count,
+        bytes[index..<index + pattern.count].elementsEqual(pattern)
+      {
+        result += substitute
+        index += pattern.count
+      } else {
+        result.append(bytes[index])
+        index += 1
+      }
+    }
+    return String(decoding: result, as: UTF8.self)
+  }
+}

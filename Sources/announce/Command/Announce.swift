@@ -1,6 +1,7 @@
 import AnnouncerCore
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The `announce` command: parses, validates, and maps outcomes to exit status.
 /// Everything else happens in AnnouncerCore. ``Main`` starts it.
@@ -16,7 +17,7 @@ struct Announce: AsyncParsableCommand {
       heard to the end. "announce init bash" (or zsh, fish) prints a shell hook that \
       announces each command that ran long; to speak the word "init", give "announce -- init".
       """,
-    version: "0.2.0"
+    version: announceVersion
   )
 
   @OptionGroup(title: "Announcer") var announcer: AnnouncerOptions

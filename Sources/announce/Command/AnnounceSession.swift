@@ -1,5 +1,6 @@
 import AnnouncerCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What one run of the command amounted to.
 struct RunSummary {

@@ -1,5 +1,6 @@
 import AnnouncerCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The exit codes of the command, from sysexits(3) where one fits.
 enum ExitStatus {

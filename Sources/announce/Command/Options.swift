@@ -1,6 +1,7 @@
 import AnnouncerCore
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How hard and when each announcement is tried.
 struct AnnouncerOptions: ParsableArguments {

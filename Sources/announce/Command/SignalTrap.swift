@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Turns SIGINT and SIGTERM into a clean exit: `onSignal` cancels our speech and
 /// returns the exit status, then the process exits with it.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Starts the delivery of `--detach` in the background.
 ///

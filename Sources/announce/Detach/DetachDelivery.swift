@@ -1,6 +1,7 @@
 import AnnouncerCore
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Announce {
   /// `--detach`: connects, so that an unreachable speech-dispatcher is still reported
@@ -22,6 +23,6 @@ extension Announce {
       terminal.error(error.description)
       throw ExitCode(ExitStatus.serviceUnavailable)
     }
-    withExtendedLifetime(client) { Foundation.exit(ExitStatus.success) }
+    withExtendedLifetime(client) { Glibc.exit(ExitStatus.success) }
   }
 }

@@ -1,5 +1,7 @@
 import AnnouncerCore
-import Foundation
+import FoundationEssentials
+import Dispatch
+import Glibc
 
 /// Reads standard input line by line as the lines arrive, so `tail -f log | announce`
 /// speaks the first line before the input ends.
@@ -28,7 +30,7 @@ enum InputLines {
   static func standardInput() -> AsyncStream<Line> {
     let slots = DispatchSemaphore(value: readAhead)
     let (lines, continuation) = AsyncStream.makeStream(of: Line.self)
-    let thread = Thread {
+    let started = SystemThread.start {
       var number = 0
       while let raw = readLine(strippingNewline: true) {
         number += 1
@@ -38,8 +40,7 @@ enum InputLines {
       }
       continuation.finish()
     }
-    thread.name = "announce.stdin"
-    thread.start()
+    if !started { continuation.finish() }
     let reader = SingleReader(lines.makeAsyncIterator())
     return AsyncStream {
       let line = await reader.next()
@@ -57,7 +58,7 @@ enum InputLines {
 
   /// `raw` without a trailing `\r` and surrounding white space; `nil` when nothing is left.
   static func cleaned(_ raw: String) -> String? {
-    let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = raw.trimmingWhiteSpace
     return trimmed.isEmpty ? nil : trimmed
   }
 }

@@ -1,5 +1,6 @@
 import AnnouncerCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Encodes events as JSON Lines for `--json`: one object per line.
 ///
@@ -76,14 +77,21 @@ enum EventJSON {
 
   /// Seconds with three decimals, from the duration's own integer parts (no
   /// formatting through Foundation): rounded to the nearest millisecond, halves up.
-  static func seconds(_ duration: Duration) -> String {
+  static func seconds(_ duration: Duration) -> String { seconds(duration, decimals: 3) }
+
+  /// Seconds with `decimals` decimals (0 to 6), rounded to the nearest, halves up.
+  static func seconds(_ duration: Duration, decimals: Int) -> String {
     let (whole, attoseconds) = duration.components
-    var millis = whole * 1000 + (attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000
-    let negative = millis < 0
-    if negative { millis = -millis }
-    let fraction = String(millis % 1000)
-    return (negative ? "-" : "") + String(millis / 1000) + "."
-      + String(repeating: "0", count: 3 - fraction.utf8.count) + fraction
+    var unit: Int64 = 1
+    for _ in 0..<decimals { unit *= 10 }
+    let attosecondsPerStep = 1_000_000_000_000_000_000 / unit
+    var steps = whole * unit + (attoseconds + attosecondsPerStep / 2) / attosecondsPerStep
+    let negative = steps < 0
+    if negative { steps = -steps }
+    guard decimals > 0 else { return (negative ? "-" : "") + String(steps) }
+    let fraction = String(steps % unit)
+    return (negative ? "-" : "") + String(steps / unit) + "."
+      + String(repeating: "0", count: decimals - fraction.utf8.count) + fraction
   }
 
   /// Appends `text` as a JSON string literal.
@@ -110,7 +118,8 @@ enum EventJSON {
       case "\t": result += "\\t"
       default:
         if scalar.value < 0x20 {
-          result += String(format: "\\u%04x", scalar.value)
+          let hex = String(scalar.value, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.utf8.count) + hex
         } else {
           result.unicodeScalars.append(scalar)
         }

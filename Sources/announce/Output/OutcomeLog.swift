@@ -1,5 +1,6 @@
 import AnnouncerCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The log of what detached runs and the shell hook did: one JSON object per line, in
 /// the format of `--json`, with `at` (local time, ISO 8601) and `pid` added.
@@ -36,7 +37,7 @@ struct OutcomeLog: EventSink {
     if let home = environment["XDG_STATE_HOME"], home.hasPrefix("/") {
       state = home
     } else {
-      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+      let home = HomeDirectory.path(environment: environment)
       state = home + "/.local/state"
     }
     return state + "/announce/log.jsonl"
@@ -81,12 +82,37 @@ struct OutcomeLog: EventSink {
     return jsonLine.dropLast() + ",\"at\":\(quoted(timestamp(date))),\"pid\":\(pid)}"
   }
 
-  /// `date` in local time with milliseconds and the offset, such as `2026-11-22T10:15:03.120+01:00`.
+  /// `date` in local time with milliseconds and the offset, such as `2026-11-22T10:15:03.120+01:00`
+  /// (`Z` when local time is UTC). Local time comes from the C library, which reads `TZ`
+  /// and `/etc/localtime`: FoundationEssentials knows no named time zones without ICU.
   static func timestamp(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.timeZone = .current
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.string(from: date)
+    let since1970 = date.timeIntervalSince1970
+    let whole = since1970.rounded(.down)
+    var seconds = time_t(whole)
+    let millis = min(999, max(0, Int(((since1970 - whole) * 1000).rounded())))
+    var local = tm()
+    guard localtime_r(&seconds, &local) != nil else { return "" }
+    return timestamp(local, milliseconds: millis)
+  }
+
+  /// `local`, a broken-down time with its UTC offset, in the form of ``timestamp(_:)``.
+  static func timestamp(_ local: tm, milliseconds: Int) -> String {
+    func padded(_ value: Int, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    var text = padded(Int(local.tm_year) + 1900, 4) + "-" + padded(Int(local.tm_mon) + 1, 2) + "-"
+      + padded(Int(local.tm_mday), 2) + "T" + padded(Int(local.tm_hour), 2) + ":"
+      + padded(Int(local.tm_min), 2) + ":" + padded(Int(local.tm_sec), 2) + "."
+      + padded(milliseconds, 3)
+    let offset = local.tm_gmtoff
+    if offset == 0 {
+      text += "Z"
+    } else {
+      let minutes = Int(offset.magnitude) / 60
+      text += (offset < 0 ? "-" : "+") + padded(minutes / 60, 2) + ":" + padded(minutes % 60, 2)
+    }
+    return text
   }
 
   /// A JSON string literal.
@@ -96,7 +122,7 @@ struct OutcomeLog: EventSink {
   /// A log that cannot be written is given up on quietly: nobody is there to tell.
   func append(_ line: String) {
     let bytes = Array((line + "\n").utf8)
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
     try? FileManager.default.createDirectory(
       atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let lock = open(path + ".lock", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)

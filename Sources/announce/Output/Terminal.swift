@@ -1,5 +1,6 @@
 import AnnouncerCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes plain lines for people on standard error, and machine lines on standard output.
 struct Terminal: Sendable {
@@ -11,7 +12,7 @@ struct Terminal: Sendable {
   /// Writes one line to standard error, unless quiet.
   func error(_ line: String) {
     guard !quiet else { return }
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    Self.write(line, to: 2)
   }
 
   /// Writes one line to standard error, and to the log of a detached run, for a failure
@@ -23,10 +24,17 @@ struct Terminal: Sendable {
 
   /// Writes one line to standard output. A closed pipe is ignored (SIGPIPE is ignored too).
   func standardOutput(_ line: String) {
+    Self.write(line, to: 1)
+  }
+
+  /// Writes `line` and a line break to `descriptor`, giving up quietly when it cannot be
+  /// written (a closed pipe, a full disk, a closed descriptor): output must never end the run.
+  private static func write(_ line: String, to descriptor: Int32) {
     let bytes = Array((line + "\n").utf8)
     var offset = 0
     while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+      let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0, errno == EINTR { continue }
       if written <= 0 { return }
       offset += written
     }
@@ -50,15 +58,15 @@ enum EventDescription {
     case .waitingForConnection: what = "connection lost, waiting for speech-dispatcher to come back"
     case .waitingForTurn: what = "waiting while another announce speaks"
     case .merged(let into): what = "same as announcement \(into), which is still waiting; merged into it"
-    case .spoken(let duration): what = "spoken after \(String(format: "%.2f", duration.seconds)) seconds"
+    case .spoken(let duration): what = "spoken after \(EventJSON.seconds(duration, decimals: 2)) seconds"
     case .gaveUp(let reason): what = "gave up: \(reason.explanation)"
     }
-    return "\(String(format: "%.2f", event.time.seconds)) s: \"\(shortened(event.text))\": \(what)"
+    return "\(EventJSON.seconds(event.time, decimals: 2)) s: \"\(shortened(event.text))\": \(what)"
   }
 
   /// At most 80 characters of `text`, so a long announcement is not read out on every event.
   static func shortened(_ text: String) -> String {
-    let flat = text.replacingOccurrences(of: "\n", with: " ")
+    let flat = text.replacingBytes(of: "\n", with: " ")
     return flat.count <= 80 ? flat : flat.prefix(79) + "…"
   }
 }

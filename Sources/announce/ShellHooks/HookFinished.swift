@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `announce hook-finished`: what the shell hook of `announce init` runs, in the
 /// background, when a command that may qualify has finished.

@@ -1,5 +1,6 @@
 import AnnouncerCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A command that a shell hook saw finish.
 struct FinishedCommand: Equatable {
@@ -89,9 +90,9 @@ enum HookMessage {
     let name = words.shortName.isEmpty ? unknownCommand : words.shortName
     let format = command.status == 0 ? settings.successFormat : settings.failureFormat
     let sentence = format
-      .replacingOccurrences(of: "{command}", with: name)
-      .replacingOccurrences(of: "{status}", with: String(command.status))
-      .replacingOccurrences(of: "{duration}", with: SpokenDuration.text(seconds: command.seconds))
+      .replacingBytes(of: "{command}", with: name)
+      .replacingBytes(of: "{status}", with: String(command.status))
+      .replacingBytes(of: "{duration}", with: SpokenDuration.text(seconds: command.seconds))
     // A command's name keeps its case; "the command" starts a sentence like any word.
     return words.shortName.isEmpty ? sentence.capitalizedFirst : sentence
   }

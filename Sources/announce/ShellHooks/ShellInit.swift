@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `announce init bash|zsh|fish`: prints the shell hook that announces long commands.
 struct ShellInit: ParsableCommand {
@@ -54,13 +55,13 @@ enum ShellHook {
 
   /// `text` in single quotes for bash and zsh.
   static func quotedForPOSIXShell(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    "'" + text.replacingBytes(of: "'", with: "'\\''") + "'"
   }
 
   /// `text` in single quotes for fish.
   static func quotedForFish(_ text: String) -> String {
     "'"
-      + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+      + text.replacingBytes(of: "\\", with: "\\\\").replacingBytes(of: "'", with: "\\'")
       + "'"
   }
 

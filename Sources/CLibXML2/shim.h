@@ -1,0 +1,4 @@
+#ifndef CLIBXML2_SHIM_H
+#define CLIBXML2_SHIM_H
+#include <libxml/parser.h>
+#endif
