@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Announcer {
   /// Connects to speech-dispatcher and returns an announcer that speaks through it.
