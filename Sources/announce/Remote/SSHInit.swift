@@ -1,6 +1,7 @@
 import AnnouncerCore
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `announce init ssh HOST`: prints the `~/.ssh/config` lines that forward this user's
 /// speech-dispatcher to HOST, where announce finds it without any setting.
