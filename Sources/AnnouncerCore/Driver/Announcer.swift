@@ -130,12 +130,15 @@ public final class Announcer: Sendable {
   ///   - priority: speech-dispatcher's priority for each attempt.
   ///   - delay: how long to wait before the first attempt.
   ///   - voice: how it should sound.
+  ///   - resume: whether a retry resumes at the sentence that was cut off; `false` repeats the whole text.
   public func announce(
     _ text: String, retryTimeout: Duration? = nil, priority: SpeechPriority = .text,
-    delay: Duration = .zero, voice: VoiceOptions = VoiceOptions()
+    delay: Duration = .zero, voice: VoiceOptions = VoiceOptions(), resume: Bool = true
   ) async -> Outcome {
     await announce(
-      Announcement(text, priority: priority, retryTimeout: retryTimeout, delay: delay, voice: voice))
+      Announcement(
+        text, priority: priority, retryTimeout: retryTimeout, delay: delay, voice: voice,
+        resume: resume))
   }
 
   /// Queues `announcement` and waits for its final outcome.

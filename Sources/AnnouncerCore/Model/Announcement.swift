@@ -140,14 +140,19 @@ public struct Announcement: Sendable, Equatable {
   public var voice: VoiceOptions
   /// A sound icon played before the text, or `nil`.
   public var soundIcon: String?
+  /// Whether a retry after an interruption resumes at the sentence that was cut
+  /// off, rather than repeating the whole text. Only plain text resumes; SSML is
+  /// always repeated whole.
+  public var resume: Bool
 
   /// Creates an announcement. The defaults match the command line's; with no
   /// `retryTimeout`, the announcer's default applies.
   public init(
     _ text: String, isSSML: Bool = false, priority: SpeechPriority = .text,
     retryTimeout: Duration? = nil, delay: Duration = .zero,
-    voice: VoiceOptions = VoiceOptions(), soundIcon: String? = nil
+    voice: VoiceOptions = VoiceOptions(), soundIcon: String? = nil, resume: Bool = true
   ) {
+    self.resume = resume
     self.text = text
     self.isSSML = isSSML
     self.priority = priority

@@ -57,6 +57,9 @@ public struct AnnouncerEvent: Sendable, Equatable {
   public var time: Duration
   /// What happened.
   public var kind: Kind
+  /// For an `attempt` that resumes after an interruption: where in `text` it starts,
+  /// in Unicode scalars (code points); `nil` when it starts at the beginning.
+  public var resumeAt: Int?
 
   /// Creates an event.
   public init(

@@ -23,6 +23,24 @@ public struct SpeechRequest: Sendable, Equatable {
   public var voice: VoiceOptions
   /// A sound icon to play first, or `nil`.
   public var soundIcon: String?
+  /// Index marks to place inside a plain `text`, in order, besides the final mark:
+  /// where a retry may resume. Empty for SSML.
+  public var marks: [IndexMark] = []
+
+  /// A named index mark placed before the character at `offset` (counted in
+  /// `Character`s of the request's text).
+  public struct IndexMark: Sendable, Equatable {
+    /// The name the speech service reports when it reaches the mark.
+    public var name: String
+    /// How many characters of the text come before the mark.
+    public var offset: Int
+
+    /// Creates a mark named `name` before character `offset`.
+    public init(name: String, offset: Int) {
+      self.name = name
+      self.offset = offset
+    }
+  }
 
   /// A request to speak one attempt of `announcement`.
   public init(attemptOf announcement: Announcement) {

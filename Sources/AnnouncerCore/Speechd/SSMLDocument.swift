@@ -10,12 +10,27 @@ import Glibc
 /// reported whatever the text ends with. The integration tests prove this for
 /// texts ending in a full stop, a question mark and an exclamation mark.
 enum SSMLDocument {
-  /// A document that speaks `text` literally and then reports `mark`.
+  /// A document that speaks `text` literally, reports each of `marks` where it
+  /// lies in the text, and then reports `mark`.
   ///
   /// `text` was made speakable once, when the ``Announcer`` took it (``SpeakableText``):
   /// what XML cannot carry is gone, so escaping is all that is left to do.
-  static func speaking(plainText text: String, finalMark mark: String) -> String {
-    "<speak>\(escaped(text))\(markElement(mark))</speak>"
+  static func speaking(
+    plainText text: String, marks: [SpeechRequest.IndexMark] = [], finalMark mark: String
+  ) -> String {
+    var document = "<speak>"
+    var start = text.startIndex
+    var position = 0
+    for inner in marks where inner.offset >= position {
+      guard let end = text.index(start, offsetBy: inner.offset - position, limitedBy: text.endIndex)
+      else { break }
+      document += escaped(text[start..<end])
+      document += markElement(inner.name)
+      start = end
+      position = inner.offset
+    }
+    document += escaped(text[start...])
+    return document + markElement(mark) + "</speak>"
   }
 
   /// The user's own SSML document with `mark` added just before its closing `</speak>`.

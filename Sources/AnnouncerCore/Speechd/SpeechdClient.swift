@@ -247,7 +247,8 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
       document =
         request.isSSML
         ? SSMLDocument.speaking(ssml: request.text, finalMark: SpeechRequest.finalMarkName)
-        : SSMLDocument.speaking(plainText: request.text, finalMark: SpeechRequest.finalMarkName)
+        : SSMLDocument.speaking(
+          plainText: request.text, marks: request.marks, finalMark: SpeechRequest.finalMarkName)
     }
     if let icon = request.soundIcon, request.purpose == .announcement, VoiceOptions.isSafeName(icon) {
       // At `message` priority the icon is not cancelled by the `text` that follows it:

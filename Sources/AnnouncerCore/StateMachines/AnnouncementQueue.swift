@@ -215,11 +215,12 @@ public struct AnnouncementQueue: Sendable {
       case .queued, .merged, .spoken, .gaveUp: ofPart = false
       default: ofPart = current.machine.partCount > 1
       }
-      return .report(
-        AnnouncerEvent(
-          announcement: id, text: ofPart ? current.machine.partText : current.text,
-          attempt: current.machine.attemptsOfPart, time: now, kind: kind,
-          part: current.machine.partNumber, parts: current.machine.partCount))
+      var event = AnnouncerEvent(
+        announcement: id, text: ofPart ? current.machine.partText : current.text,
+        attempt: current.machine.attemptsOfPart, time: now, kind: kind,
+        part: current.machine.partNumber, parts: current.machine.partCount)
+      if kind == .attempt { event.resumeAt = current.machine.resumeOffset }
+      return .report(event)
     }
     return steps.flatMap { step -> [Action] in
       switch step {

@@ -15,6 +15,10 @@
 ///   message of its own with its own turn and its own retry window; an
 ///   interruption repeats only the part it cut off, and the announcement is
 ///   heard when its last part is.
+/// - A plain text (unless the announcement says otherwise) carries an index mark
+///   at each sentence boundary; after an interruption, the next attempt starts
+///   at the first sentence of the part whose boundary mark was not reported
+///   (see ``ResumePoint``). SSML is always repeated whole.
 /// - An attempt is heard when END arrives and, if the message reported any
 ///   index mark, our final mark was among them. CANCEL, or END without our
 ///   final mark, is an interruption.
@@ -82,6 +86,8 @@ struct AnnouncementStateMachine {
   /// Where each part of the text lies; one range for short texts and SSML.
   private let parts: [Range<String.Index>]
   private var partIndex = 0
+  /// Where the next attempt at the current part starts.
+  private var resumePoint: ResumePoint
   private var windowStart: Duration?
   private var firstAttemptAt: Duration?
   private var nextSerial = 0
@@ -100,6 +106,19 @@ struct AnnouncementStateMachine {
     parts =
       announcement.isSSML || announcement.text.count <= timing.longestPart
       ? [whole] : TextParts.split(announcement.text, longest: timing.longestPart)
+    resumePoint = ResumePoint(start: parts[0].lowerBound)
+  }
+
+  /// Whether attempts may start in the middle of a part.
+  private var resumes: Bool { announcement.resume && !announcement.isSSML }
+
+  /// Where the current attempt starts, in Unicode scalars from the start of the
+  /// part's text (the whole text when it is spoken in one part); `nil` when it
+  /// starts at the beginning.
+  var resumeOffset: Int? {
+    let partStart = parts[partIndex].lowerBound
+    guard resumePoint.start > partStart else { return nil }
+    return announcement.text.unicodeScalars.distance(from: partStart, to: resumePoint.start)
   }
 
   /// How many parts the text is spoken in.
@@ -298,7 +317,14 @@ struct AnnouncementStateMachine {
         message: TrackedMessage(serial: serial), sentAt: now,
         watchdog: now + timing.beginBound))
     var request = SpeechRequest(attemptOf: announcement)
-    if parts.count > 1 { request.text = partText }
+    if resumes {
+      // Marks are only worth their cost when a retry could follow.
+      (request.text, request.marks) = resumePoint.planAttempt(
+        of: announcement.text, upTo: parts[partIndex].upperBound,
+        withMarks: announcement.retryTimeout > .zero)
+    } else if parts.count > 1 {
+      request.text = partText
+    }
     return [.report(.attempt), .submit(request, serial: serial)]
   }
 
@@ -308,6 +334,7 @@ struct AnnouncementStateMachine {
   private mutating func nextPart(now: Duration) -> [Action] {
     partIndex += 1
     attemptsOfPart = 0
+    resumePoint = ResumePoint(start: parts[partIndex].lowerBound)
     windowStart = nil
     return sendAttempt(now: now)
   }
@@ -330,6 +357,7 @@ struct AnnouncementStateMachine {
     case .indexMark(_, let name):
       attempt.sawAnyMark = true
       if name == SpeechRequest.finalMarkName { attempt.sawFinalMark = true }
+      resumePoint.markReported(name)
       state = .attempting(attempt)
       return [.report(.mark(name))]
     case .ended:
@@ -353,6 +381,7 @@ struct AnnouncementStateMachine {
   }
 
   private mutating func interrupted(now: Duration) -> [Action] {
+    resumePoint.attemptInterrupted()
     if announcement.retryTimeout == .zero {
       return [.report(.interrupted)] + finish(.gaveUp(.noRetry))
     }
@@ -366,6 +395,7 @@ struct AnnouncementStateMachine {
   }
 
   private mutating func connectionLost(now: Duration) -> [Action] {
+    resumePoint.attemptInterrupted()
     if announcement.retryTimeout == .zero { return finish(.gaveUp(.disconnected)) }
     if let windowEnd, now >= windowEnd { return finish(.gaveUp(.disconnected)) }
     state = .waitingForConnection

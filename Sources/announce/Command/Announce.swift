@@ -159,7 +159,7 @@ struct Announce: AsyncParsableCommand {
     Announcement(
       text, isSSML: announcer.ssml, priority: announcer.resolvedPriority,
       retryTimeout: .seconds(announcer.resolvedTimeout), delay: .seconds(announcer.delay ?? 0),
-      voice: voice.options, soundIcon: announcer.soundIcon)
+      voice: voice.options, soundIcon: announcer.soundIcon, resume: !announcer.restart)
   }
 }
 

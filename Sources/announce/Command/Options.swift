@@ -36,6 +36,11 @@ struct AnnouncerOptions: ParsableArguments {
     help: "TEXT is SSML; it must be well-formed XML with a <speak> root.")
   var ssml = false
 
+  @Flag(
+    help:
+      "A retry repeats the whole text; by default a retry of plain text resumes at the sentence that was cut off.")
+  var restart = false
+
   @Option(
     parsing: .unconditional,
     help: ArgumentHelp(

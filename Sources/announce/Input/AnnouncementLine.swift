@@ -29,6 +29,8 @@ struct AnnouncementLine: Decodable, Sendable, Equatable {
   var voice: String?
   /// Whether `text` is SSML.
   var ssml: Bool?
+  /// Whether a retry resumes at the sentence that was cut off (`false`: it repeats the whole text).
+  var resume: Bool?
 
   /// Decodes one line; throws a ``LineError`` with a sentence for people.
   static func decode(_ line: String) throws(LineError) -> AnnouncementLine {
@@ -62,7 +64,7 @@ struct AnnouncementLine: Decodable, Sendable, Equatable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case text, timeout, priority, delay, rate, pitch, volume, language, voice, ssml
+    case text, timeout, priority, delay, rate, pitch, volume, language, voice, ssml, resume
   }
 
   /// Decodes field by field, so that an error names the field it is about.
@@ -88,6 +90,7 @@ struct AnnouncementLine: Decodable, Sendable, Equatable {
     language = try field(.language)
     voice = try field(.voice)
     ssml = try field(.ssml)
+    resume = try field(.resume)
   }
 
   /// This line as an announcement, with `defaults` for every field it leaves out.
@@ -103,6 +106,7 @@ struct AnnouncementLine: Decodable, Sendable, Equatable {
     if let language { result.voice.language = language }
     if let voice { result.voice.voiceName = voice }
     if let ssml { result.isSSML = ssml }
+    if let resume { result.resume = resume }
     return result
   }
 }

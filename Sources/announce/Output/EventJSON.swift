@@ -6,7 +6,9 @@ import Glibc
 ///
 /// Every object has `event`, `id`, `text`, `attempt` and `time` (seconds since
 /// start); `mark`, `reason`, `duration` and `into` appear where they apply, and
-/// `part` and `parts` for texts spoken in more than one part. Input lines
+/// `part` and `parts` for texts spoken in more than one part, and `resumeAt` on an
+/// `attempt` that resumes after an interruption (where in `text` it starts, in
+/// Unicode code points). Input lines
 /// that were rejected appear as `rejected` events with `line` and `reason`.
 enum EventJSON {
   /// The JSON line for `event`.
@@ -21,6 +23,7 @@ enum EventJSON {
       object.raw("part", String(event.part))
       object.raw("parts", String(event.parts))
     }
+    if let resumeAt = event.resumeAt { object.raw("resumeAt", String(resumeAt)) }
     switch event.kind {
     case .mark(let name): object.string("mark", name)
     case .spoken(let duration): object.raw("duration", seconds(duration))

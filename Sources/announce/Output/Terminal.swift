@@ -44,13 +44,17 @@ struct Terminal: Sendable {
 /// Plain one-line descriptions of events, for `--verbose`.
 enum EventDescription {
   static func line(for event: AnnouncerEvent) -> String {
-    let what: String
+    var what: String
     switch event.kind {
     case .queued: what = "queued"
     case .attempt:
       what =
         event.parts > 1
         ? "attempt \(event.attempt) at part \(event.part) of \(event.parts)" : "attempt \(event.attempt)"
+      if let resumeAt = event.resumeAt {
+        let rest = String(event.text.unicodeScalars.dropFirst(resumeAt))
+        what += ", resuming at \"\(shortened(rest, to: 40))\""
+      }
     case .begin: what = "speaking"
     case .mark(let name): what = "reached mark \(name)"
     case .interrupted: what = "interrupted"
@@ -65,9 +69,9 @@ enum EventDescription {
   }
 
   /// At most 80 characters of `text`, so a long announcement is not read out on every event.
-  static func shortened(_ text: String) -> String {
+  static func shortened(_ text: String, to length: Int = 80) -> String {
     let flat = text.replacingBytes(of: "\n", with: " ")
-    return flat.count <= 80 ? flat : flat.prefix(79) + "…"
+    return flat.count <= length ? flat : flat.prefix(length - 1) + "…"
   }
 }
 
