@@ -9,7 +9,7 @@ import Synchronization
 /// await announcer.close()
 /// ```
 ///
-/// An `Announcer` is the driver around ``AnnouncementQueue``: one loop owns the
+/// An `Announcer` is the driver around `AnnouncementQueue`: one loop owns the
 /// queue, reads one merged stream of inputs (requests, speech events, answers
 /// from the backend, timer wake-ups) and performs the actions the queue returns.
 /// Time comes from the injected clock, so tests can use a manual one.
@@ -35,7 +35,7 @@ public final class Announcer: Sendable {
   /// The retry timeout used when a call gives none.
   public let defaultTimeout: Duration
   /// Where it speaks, for messages to people, such as speech-dispatcher's address
-  /// when it was made by ``speechd(address:appName:defaultTimeout:maxWaiting:takesTurns:environment:)``;
+  /// when it was made by ``speechd(address:appName:defaultTimeout:maxWaiting:takesTurns:environment:whenTurnsUnavailable:)``;
   /// `nil` for a backend given to ``init(backend:clock:defaultTimeout:timing:maxWaiting:turns:)``.
   public let speechService: String?
 
@@ -55,7 +55,7 @@ public final class Announcer: Sendable {
   ///   - clock: the clock all bounds and delays are measured with.
   ///   - defaultTimeout: the retry window for announcements that give none.
   ///   - timing: probe intervals and stall bounds.
-  ///   - maxWaiting: turns on flood control (see ``AnnouncementQueue``): at most this
+  ///   - maxWaiting: turns on flood control (see `AnnouncementQueue`): at most this
   ///     many announcements wait; `nil` lets the queue grow.
   ///   - turns: the speaking turn shared with other announcers; by default there are none.
   public convenience init<C: Clock>(

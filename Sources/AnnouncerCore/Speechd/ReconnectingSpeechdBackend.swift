@@ -6,11 +6,11 @@ import Synchronization
 /// connects again with back-off (for the user's default address libspeechd starts
 /// the daemon again; for an explicit address it waits for the daemon to return),
 /// and reports ``SpeechEvent/connectionRestored``. Meanwhile `say` fails at once.
-public final class ReconnectingSpeechdBackend: SpeechBackend {
+package final class ReconnectingSpeechdBackend: SpeechBackend {
   /// Every event of every connection, with the losses and restorations between them.
-  public let events: AsyncStream<SpeechEvent>
+  package let events: AsyncStream<SpeechEvent>
   /// Where it connects, for messages to people.
-  public let address: SpeechdAddress
+  package let address: SpeechdAddress
 
   private let current: Mutex<SpeechdClient?>
   private let closed = Atomic(false)
@@ -25,7 +25,7 @@ public final class ReconnectingSpeechdBackend: SpeechBackend {
   ///
   /// The address is worked out once, as ``SpeechdClient/connect(address:environment:appName:)``
   /// does; connecting again goes back to the same one.
-  public static func connect(
+  package static func connect(
     address: String? = nil, environment: [String: String], appName: String = "announce"
   ) async throws(SpeechdConnectError) -> ReconnectingSpeechdBackend {
     let first = try await SpeechdClient.connect(
@@ -34,7 +34,7 @@ public final class ReconnectingSpeechdBackend: SpeechBackend {
   }
 
   /// Whether ``address`` is a socket forwarded over SSH from the user's own machine.
-  public let isForwardedOverSSH: Bool
+  package let isForwardedOverSSH: Bool
 
   private init(first: SpeechdClient, appName: String) {
     address = first.address
@@ -94,7 +94,7 @@ public final class ReconnectingSpeechdBackend: SpeechBackend {
   }
 
   /// Sends one message on the current connection; fails at once while there is none.
-  public func say(_ request: SpeechRequest) async throws(SpeechBackendError) -> MessageID {
+  package func say(_ request: SpeechRequest) async throws(SpeechBackendError) -> MessageID {
     guard let client = current.withLock({ $0 }) else {
       throw SpeechBackendError("The connection to speech-dispatcher at \(address) is lost.")
     }
@@ -102,12 +102,12 @@ public final class ReconnectingSpeechdBackend: SpeechBackend {
   }
 
   /// Cancels our speech on the current connection.
-  public func cancelAll() async {
+  package func cancelAll() async {
     await current.withLock({ $0 })?.cancelAll()
   }
 
   /// Closes the current connection and stops reconnecting.
-  public func close() async {
+  package func close() async {
     closed.store(true, ordering: .releasing)
     let client = current.withLock { client in
       defer { client = nil }

@@ -112,7 +112,7 @@ public enum SpeechdAddress: Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-/// Why ``SpeechdClient/connect(address:appName:)`` failed.
+/// Why ``SpeechdClient/connect(address:environment:appName:)`` failed.
 public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The address text is not in `SPEECHD_ADDRESS` syntax. `source` names where it came from.
   case invalidAddress(String, source: String)

@@ -43,7 +43,7 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
   /// - Parameters:
   ///   - address: an address in `SPEECHD_ADDRESS` syntax; `nil` uses `SPEECHD_ADDRESS`,
   ///     and without it the user's default socket, starting speech-dispatcher if it is not running.
-  ///     Inside an SSH session, a socket forwarded to ``ForwardedSpeechdSocket`` comes first.
+  ///     Inside an SSH session, a socket forwarded to `ForwardedSpeechdSocket` comes first.
   ///   - environment: where `SPEECHD_ADDRESS`, `SSH_CONNECTION` and `XDG_RUNTIME_DIR` are read.
   ///   - appName: the client name speech-dispatcher shows for this connection.
   /// - Throws: ``SpeechdConnectError`` when the address is invalid, the daemon cannot be

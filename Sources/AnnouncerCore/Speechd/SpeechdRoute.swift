@@ -5,7 +5,7 @@ import Glibc
 /// Inside an SSH session (`SSH_CONNECTION` is set) with no address given, the daemon on the
 /// user's own machine may have been forwarded to a conventional socket on the server
 /// (see ``ForwardedSpeechdSocket``); that one is tried before the server's own default.
-public enum SpeechdRoute: Sendable, Equatable {
+package enum SpeechdRoute: Sendable, Equatable {
   /// Exactly this address.
   case address(SpeechdAddress)
   /// The forwarded socket at `path` if one is there, else `local`.
@@ -13,7 +13,7 @@ public enum SpeechdRoute: Sendable, Equatable {
 
   /// The route for `explicit` (`--address`) and `environment`; `userID` names the
   /// forwarded socket when there is no runtime directory.
-  public static func resolve(
+  package static func resolve(
     _ explicit: String?, environment: [String: String], userID: UInt32 = getuid()
   ) throws(SpeechdConnectError) -> SpeechdRoute {
     let address = try SpeechdAddress.resolve(explicit, environment: environment)
@@ -30,13 +30,13 @@ public enum SpeechdRoute: Sendable, Equatable {
 /// The socket sits directly in the runtime directory, not in a directory of its own,
 /// because sshd does not create missing directories: a forward to a path whose
 /// directory is missing fails, with only a warning on the client.
-public enum ForwardedSpeechdSocket {
+package enum ForwardedSpeechdSocket {
   /// The socket's file name in `XDG_RUNTIME_DIR`.
-  public static let fileName = "announce-speechd.sock"
+  package static let fileName = "announce-speechd.sock"
 
   /// `$XDG_RUNTIME_DIR/announce-speechd.sock`, or `/tmp/announce-speechd-UID.sock`
   /// when there is no runtime directory.
-  public static func path(environment: [String: String], userID: UInt32) -> String {
+  package static func path(environment: [String: String], userID: UInt32) -> String {
     if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
       return runtime + "/" + fileName
     }
@@ -44,7 +44,7 @@ public enum ForwardedSpeechdSocket {
   }
 
   /// The runtime directory systemd gives user `userID` on a server, where the forward should point.
-  public static func serverPath(userID: UInt32) -> String {
+  package static func serverPath(userID: UInt32) -> String {
     "/run/user/\(userID)/" + fileName
   }
 

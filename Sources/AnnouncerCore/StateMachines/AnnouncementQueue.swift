@@ -1,11 +1,11 @@
 import DequeModule
 
 /// Names one message sent for one announcement, so that late answers can be matched.
-public struct SubmissionID: Hashable, Sendable {
+package struct SubmissionID: Hashable, Sendable {
   /// The announcement the message was sent for.
-  public var announcement: AnnouncementID
+  package var announcement: AnnouncementID
   /// The message's serial number within that announcement.
-  public var serial: Int
+  package var serial: Int
 }
 
 /// The FIFO queue of announcements: one is in flight at a time, the others wait.
@@ -24,9 +24,9 @@ public struct SubmissionID: Hashable, Sendable {
 ///
 /// ``Announcer`` drives it with real time and a real backend. It is public so
 /// that it can also be driven by hand, as the tests and the core benchmark do.
-public struct AnnouncementQueue: Sendable {
+package struct AnnouncementQueue: Sendable {
   /// What the driver must do next.
-  public enum Action: Equatable, Sendable {
+  package enum Action: Equatable, Sendable {
     /// Send `request`, then report the id it was given or the failure.
     case submit(SpeechRequest, SubmissionID)
     /// Cancel all our speech that is playing or waiting.
@@ -61,26 +61,26 @@ public struct AnnouncementQueue: Sendable {
   private var lastSummaryID = 0
 
   /// Creates an empty queue; `maxWaiting` turns on flood control.
-  public init(timing: AnnouncerTiming = AnnouncerTiming(), maxWaiting: Int? = nil) {
+  package init(timing: AnnouncerTiming = AnnouncerTiming(), maxWaiting: Int? = nil) {
     precondition(maxWaiting.map { $0 >= 1 } ?? true, "At least one announcement may wait.")
     self.timing = timing
     self.maxWaiting = maxWaiting
   }
 
   /// Whether nothing is in flight or waiting.
-  public var isIdle: Bool { inFlight == nil && waiting.isEmpty }
+  package var isIdle: Bool { inFlight == nil && waiting.isEmpty }
 
   /// How many announcements wait behind the one in flight.
-  public var waitingCount: Int { waiting.count }
+  package var waitingCount: Int { waiting.count }
 
   /// The earliest time at which ``tick(now:)`` has something to do.
-  public var deadline: Duration? { inFlight?.machine.deadline }
+  package var deadline: Duration? { inFlight?.machine.deadline }
 
   /// Adds an announcement at the back of the queue.
   ///
   /// - Parameter awaited: whether somebody waits for this announcement's
   ///   outcome; only then does a merged announcement get a `deliver` action.
-  public mutating func enqueue(
+  package mutating func enqueue(
     _ announcement: Announcement, id: AnnouncementID, now: Duration, awaited: Bool = true
   ) -> [Action] {
     func event(_ kind: AnnouncerEvent.Kind, for id: AnnouncementID, _ text: String) -> Action {
@@ -103,17 +103,17 @@ public struct AnnouncementQueue: Sendable {
   }
 
   /// The speaking turn asked for with ``Action/takeTurn(_:)`` is ours.
-  public mutating func turnTaken(_ id: AnnouncementID, now: Duration) -> [Action] {
+  package mutating func turnTaken(_ id: AnnouncementID, now: Duration) -> [Action] {
     routeToInFlight(for: id, now: now) { $0.turnTaken(now: now) }
   }
 
   /// The speaking turn asked for is held by another announcer; we wait.
-  public mutating func turnBusy(_ id: AnnouncementID, now: Duration) -> [Action] {
+  package mutating func turnBusy(_ id: AnnouncementID, now: Duration) -> [Action] {
     routeToInFlight(for: id, now: now) { $0.turnBusy(now: now) }
   }
 
   /// A message was given an id by the speech service.
-  public mutating func submissionAccepted(_ submission: SubmissionID, messageID: MessageID, now: Duration)
+  package mutating func submissionAccepted(_ submission: SubmissionID, messageID: MessageID, now: Duration)
     -> [Action]
   {
     routeToInFlight(for: submission.announcement, now: now) {
@@ -122,26 +122,26 @@ public struct AnnouncementQueue: Sendable {
   }
 
   /// A message could not be sent.
-  public mutating func submissionFailed(_ submission: SubmissionID, now: Duration) -> [Action] {
+  package mutating func submissionFailed(_ submission: SubmissionID, now: Duration) -> [Action] {
     routeToInFlight(for: submission.announcement, now: now) {
       $0.submissionFailed(serial: submission.serial, now: now)
     }
   }
 
   /// An event from the speech backend.
-  public mutating func handle(_ event: SpeechEvent, now: Duration) -> [Action] {
+  package mutating func handle(_ event: SpeechEvent, now: Duration) -> [Action] {
     guard let id = inFlight?.id else { return [] }
     return routeToInFlight(for: id, now: now) { $0.handle(event, now: now) }
   }
 
   /// Acts on whatever deadline has passed by `now`.
-  public mutating func tick(now: Duration) -> [Action] {
+  package mutating func tick(now: Duration) -> [Action] {
     guard let id = inFlight?.id else { return [] }
     return routeToInFlight(for: id, now: now) { $0.tick(now: now) }
   }
 
   /// Cancels the announcement in flight and every waiting one.
-  public mutating func cancelAll(now: Duration) -> [Action] {
+  package mutating func cancelAll(now: Duration) -> [Action] {
     var actions: [Action] = []
     if let id = inFlight?.id {
       actions += routeToInFlight(for: id, now: now, startingNext: false) { $0.cancel(now: now) }

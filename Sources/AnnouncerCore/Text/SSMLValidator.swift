@@ -4,13 +4,13 @@ import CLibXML2
 ///
 /// The document is parsed by libxml2 with its default safety limits (no network, no
 /// external DTD, entity expansion bounded), and is first held to ``maximumBytes``.
-public enum SSMLValidator {
+package enum SSMLValidator {
   /// The largest document accepted, in bytes of UTF-8: 1 MiB, about 150,000 words or
   /// many hours of speech. libxml2 refuses a single text of more than 10,000,000 bytes
   /// unless its protections against entity-expansion bombs are switched off
   /// (`XML_PARSE_HUGE`); holding documents well below that keeps the protections and
   /// makes the limit one plain number to state.
-  public static let maximumBytes = 1 << 20
+  package static let maximumBytes = 1 << 20
 
   /// libxml2's bound on how deeply elements nest, without `XML_PARSE_HUGE`.
   static let maximumDepth = 256
@@ -19,7 +19,7 @@ public enum SSMLValidator {
   static let maximumNameBytes = 50_000
 
   /// Returns `nil` when `document` is acceptable, or a sentence naming the problem.
-  public static func problem(in document: String) -> String? {
+  package static func problem(in document: String) -> String? {
     let size = document.utf8.count
     guard size <= maximumBytes else {
       return "the SSML is \(size) bytes, more than the \(maximumBytes) bytes (1 MiB) one document may have"

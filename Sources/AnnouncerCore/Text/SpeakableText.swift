@@ -1,9 +1,9 @@
 /// Makes any text safe to speak and to print.
-public enum SpeakableText {
+package enum SpeakableText {
   /// Removes what XML 1.0 cannot carry and a speech synthesiser should not see:
   /// control characters (other than tab and line breaks), ANSI escape sequences,
   /// and non-characters.
-  public static func cleaned(_ text: String) -> String {
+  package static func cleaned(_ text: String) -> String {
     var scalars = String.UnicodeScalarView()
     forEachKeptScalar(of: text) { scalars.append($0) }
     return String(scalars)

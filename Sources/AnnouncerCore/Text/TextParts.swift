@@ -9,12 +9,12 @@
 /// where one falls in the second half of the allowed length, otherwise after
 /// the last space, and only a text with no space at all is cut mid-word. No
 /// character is dropped except the spaces a part starts with.
-public enum TextParts {
+package enum TextParts {
   /// The most characters one part holds: about half a minute of speech.
-  public static let longestPart = 500
+  package static let longestPart = 500
 
   /// The ranges of `text`'s parts, in order; one range when it is short enough.
-  public static func split(_ text: String, longest: Int = longestPart)
+  package static func split(_ text: String, longest: Int = longestPart)
     -> [Range<String.Index>]
   {
     precondition(longest > 1, "A part holds at least two characters.")

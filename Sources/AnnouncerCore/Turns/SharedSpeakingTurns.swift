@@ -19,17 +19,17 @@ import Synchronization
 /// - an owner renews its ticket's time stamp every second, and a locked ticket
 ///   not renewed for ``staleAfter`` (a stopped process, Control-Z) is passed over;
 ///   a waiter looks again every ``recheckInterval`` to notice one.
-public final class SharedSpeakingTurns: SpeakingTurns {
+package final class SharedSpeakingTurns: SpeakingTurns {
   /// How often a waiting announcer looks again without being woken, to pass
   /// over an announcer that stopped renewing its ticket.
-  public let recheckInterval: Duration
+  package let recheckInterval: Duration
   /// How often an owner renews its ticket's time stamp.
-  public static let renewalInterval: Duration = .seconds(1)
+  package static let renewalInterval: Duration = .seconds(1)
   /// A locked ticket not renewed for this long is passed over.
-  public static let staleAfter: Duration = .seconds(5)
+  package static let staleAfter: Duration = .seconds(5)
 
   /// The directory that holds the tickets.
-  public let directory: String
+  package let directory: String
 
   private struct Ticket {
     var name: String
@@ -59,7 +59,7 @@ public final class SharedSpeakingTurns: SpeakingTurns {
   ///
   /// - Parameter since: when this announcer started (see ``wallClockNow()``); its
   ///   first place in line is dated then, so processes started together speak in start order.
-  public convenience init?(directory: String, since: UInt64? = nil) {
+  package convenience init?(directory: String, since: UInt64? = nil) {
     self.init(directory: directory, since: since, recheckInterval: .seconds(1))
   }
 
@@ -77,7 +77,7 @@ public final class SharedSpeakingTurns: SpeakingTurns {
   package var looks: Int { state.withLock { $0.looks } }
 
   /// The wall-clock time in nanoseconds since 1970, for ``init(directory:since:)``.
-  public static func wallClockNow() -> UInt64 {
+  package static func wallClockNow() -> UInt64 {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
@@ -95,7 +95,7 @@ public final class SharedSpeakingTurns: SpeakingTurns {
   /// Fails when that directory cannot be made, or is not a private directory of ours
   /// (another user may have made `/tmp/announce-UID` first); announce then speaks
   /// without coordination and says why.
-  public static func forUser(
+  package static func forUser(
     address: String, environment: [String: String], since: UInt64? = nil
   ) -> Result<SharedSpeakingTurns, TurnsUnavailable> {
     let base: String
@@ -116,7 +116,7 @@ public final class SharedSpeakingTurns: SpeakingTurns {
     return .success(turns)
   }
 
-  public func tryTake() -> Bool {
+  package func tryTake() -> Bool {
     let ticket = state.withLock { state -> Ticket? in
       if let ticket = state.ticket { return ticket }
       state.serial += 1
@@ -131,7 +131,7 @@ public final class SharedSpeakingTurns: SpeakingTurns {
     return takeIfFirst(ticket).granted
   }
 
-  public func take() async throws {
+  package func take() async throws {
     var watch: (name: String, lock: LockWatch)?
     while true {
       try Task.checkCancellation()
@@ -149,7 +149,7 @@ public final class SharedSpeakingTurns: SpeakingTurns {
     }
   }
 
-  public func release() {
+  package func release() {
     let renewal = state.withLock { state in
       if let ticket = state.ticket {
         // The turn first: whoever is woken by the ticket's lock finds the turn free.

@@ -3,7 +3,7 @@
 /// An announcer takes the turn before the first attempt of each announcement
 /// (and of each part of a long one) and gives it back once that has its
 /// outcome, so announcers never cut each other off. ``AlwaysYourTurn`` is for
-/// an announcer that is alone; ``SharedSpeakingTurns`` coordinates the
+/// an announcer that is alone; `SharedSpeakingTurns` coordinates the
 /// announce processes of one user.
 ///
 /// One announcer holds or waits for at most one turn at a time.
