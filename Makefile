@@ -4,7 +4,7 @@ SWIFT ?= swift
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 
-.PHONY: setup build release demo test install uninstall clean
+.PHONY: setup build release demo test install-build install deb uninstall clean
 
 # The installed binary links the Swift runtime statically, so it runs where no
 # Swift toolchain is installed. It is built in its own folder.
@@ -34,16 +34,24 @@ demo:
 test:
 	@scripts/test
 
+## install-build: the optimised binary with the Swift runtime linked in, as install and deb use it
+install-build: setup
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(INSTALL_BUILD) --product announce
+
 ## install: build with the Swift runtime linked in, then install the binary,
 ## the man page and bash, zsh and fish completions under PREFIX (default /usr/local)
-install: setup
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(INSTALL_BUILD)
+install: install-build
 	install -d $(BINDIR) $(MANDIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR)
 	install -m 755 $(INSTALLED_BINARY) $(BINDIR)/announce
 	install -m 644 man/announce.1 $(MANDIR)/announce.1
 	$(INSTALLED_BINARY) --generate-completion-script bash > $(BASHCOMPDIR)/announce
 	$(INSTALLED_BINARY) --generate-completion-script zsh > $(ZSHCOMPDIR)/_announce
 	$(INSTALLED_BINARY) --generate-completion-script fish > $(FISHCOMPDIR)/announce.fish
+
+## deb: build announce_VERSION-REVISION_ARCH.deb in this folder from the tree (the version
+## comes from the file VERSION, the Debian revision from packaging/changelog)
+deb: install-build
+	@scripts/build-deb $(INSTALLED_BINARY) .
 
 ## uninstall: remove what install put under PREFIX
 uninstall:
