@@ -14,8 +14,39 @@ extension SpeakingTests {
     /// The variables that the hook reads.
     static let hookVariables: Set<String> = [
       "ANNOUNCE_MIN_SECONDS", "ANNOUNCE_IGNORE", "ANNOUNCE_FORMAT_OK", "ANNOUNCE_FORMAT_FAIL",
-      "ANNOUNCE_ON_INTERRUPT", "ANNOUNCE_TIMEOUT",
+      "ANNOUNCE_ON_INTERRUPT", "ANNOUNCE_TIMEOUT", "ANNOUNCE_ICON_OK", "ANNOUNCE_ICON_FAIL",
     ]
+
+    /// Seconds of speech that `announce hook-finished` plays for a command that ended with `status`.
+    func hookSpeechSeconds(status: Int32, _ extra: [String: String]) throws -> Double {
+      let state = NSTemporaryDirectory() + "announce-hook-icons-\(getpid())"
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      var environment = stack.clientEnvironment().filter { !Self.hookVariables.contains($0.key) }
+      environment["XDG_STATE_HOME"] = state
+      // Faster speech keeps the five runs short; the icons are sound files, not slowed by it.
+      environment["ANNOUNCE_RATE"] = "100"
+      environment.merge(extra) { _, new in new }
+      let recording = try stack.record()
+      let result = try Command.run(
+        Command.announce,
+        ["hook-finished", "--status", String(status), "--milliseconds", "20000", "--", "make"],
+        environment: environment)
+      let seconds = recording.stop()
+      #expect(result.status == 0, "\(result.standardError)")
+      return seconds
+    }
+
+    @Test func theOutcomesIconIsPlayedBeforeTheSentenceAndOnlyForThatOutcome() throws {
+      let icons = ["ANNOUNCE_ICON_OK": "pisk-up.wav", "ANNOUNCE_ICON_FAIL": "prompt"]
+      let plainFailure = try hookSpeechSeconds(status: 2, [:])
+      let failure = try hookSpeechSeconds(status: 2, icons)
+      #expect(failure > plainFailure + 0.1, "with icon \(failure) s, without \(plainFailure) s")
+      let plainSuccess = try hookSpeechSeconds(status: 0, [:])
+      let success = try hookSpeechSeconds(status: 0, icons)
+      #expect(success > plainSuccess + 0.1, "with icon \(success) s, without \(plainSuccess) s")
+      let wrongOutcome = try hookSpeechSeconds(status: 0, ["ANNOUNCE_ICON_FAIL": "prompt"])
+      #expect(abs(wrongOutcome - plainSuccess) < 0.1, "\(wrongOutcome) s vs \(plainSuccess) s")
+    }
 
     /// bash always; zsh and fish where they are installed.
     static let installedShells = ShellSession.Shell.allCases.filter { $0 == .bash || $0.path != nil }
