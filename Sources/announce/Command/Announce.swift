@@ -76,7 +76,7 @@ struct Announce: AsyncParsableCommand {
         whenTurnsUnavailable: { terminal.error($0.message) })
     }
     if output.verbose, let service = speaker.speechService {
-      terminal.error("Speaking through speech-dispatcher at \(service).")
+      terminal.error("Connected to speech-dispatcher at \(service).")
     }
     if readsStandardInput && isatty(0) == 1 {
       terminal.error("Reading announcements from the terminal, one per line; press Control-D to finish.")
