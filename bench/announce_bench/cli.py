@@ -14,6 +14,7 @@ from .scenarios import (Context, measure_cold_start, measure_core, measure_detac
                         measure_flood_rss, measure_overhead, measure_retry)
 from .soak import soak
 from .stats import say
+from .lean import measure_lean
 from .waiting import measure_waiting
 from .workspace import ROOT, TESTSTACK, BenchError, Workspace, build
 
@@ -95,6 +96,7 @@ def main(argv):
         res.retry = measure_retry(ctx)
         ctx.relay.close()
         res.detach = measure_detach(ctx)
+        res.lean = measure_lean(ctx)
         res.flood = measure_flood_rss(ctx)
         res.waiting = measure_waiting(ctx)
         if args.soak or args.quick:

@@ -7,6 +7,7 @@ import subprocess
 from dataclasses import dataclass
 from typing import Optional
 
+from .lean import Lean, lean_rows
 from .scenarios import ColdStart, Core, Detach, Failure, Flood, Overhead, Retry
 from .soak import Soak
 from .stats import MIB, ms, say, sec
@@ -26,6 +27,7 @@ class Results:
     flood: Optional[Flood] = None
     waiting: Optional[list] = None  # of waiting.WaitingRun
     soak: Optional[Soak] = None
+    lean: Optional[Lean] = None
 
 
 @dataclass
@@ -106,7 +108,8 @@ def table_rows(res):
         rows.append(("2. Cold start, exec → queued in daemon", ms(c.announce.queued), ms(c.spdsay.queued),
                      f"medians of {c.announce.n} / {c.spdsay.n}", "", ""))
         rows.append(("2. Cold start, exec → BEGIN", ms(c.announce.begin), ms(c.spdsay.begin),
-                     f"difference {ms(c.announce.begin - c.spdsay.begin)}", "", ""))
+                     f"difference {(c.announce.begin - c.spdsay.begin) * 1000:.1f} ms", "≤ spd-say + 3 ms",
+                     goal(c.announce.begin - c.spdsay.begin <= 0.003)))
     r = res.retry
     if r:
         rows.append(("3. Retry latency, interrupter END → retry BEGIN", ms(r.median), "no retry",
@@ -155,6 +158,7 @@ def table_rows(res):
                      f"{sk.rss_last_max / MIB:.1f} MiB ({'flat' if sk.flat else 'growing'})",
                      "every line one outcome, no hang, flat RSS",
                      goal(sk.ok and sk.flat)))
+    rows += lean_rows(res.lean, goal)
     return rows
 
 

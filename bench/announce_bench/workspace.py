@@ -12,7 +12,9 @@ from .stats import now, say
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TESTSTACK = os.path.join(ROOT, "Tests", "Support", "teststack")
-SCRATCH = os.path.join(ROOT, ".build-bench")
+# The folder `make install` and `make deb` build in, with the same flags: the binary measured
+# is the one users install, and one release build serves all three.
+SCRATCH = os.path.join(ROOT, ".build-install")
 MARKER = "ANNOUNCE_BENCH_OWNER"  # in the environment of every client we start
 
 

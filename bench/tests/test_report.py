@@ -51,3 +51,24 @@ class SectionTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LeanRowsTests(unittest.TestCase):
+    def lean(self, **changes):
+        from announce_bench.lean import Lean
+        values = dict(size=20_000_000, stripped=14_000_000, spdsay_size=30_000, icudt_symbol=False, needs_icu=False,
+                      loads_icu=True, version=0.004, spdsay_version=0.002, rss=9 * 1024 * 1024,
+                      spdsay_rss=5 * 1024 * 1024, version_rss=8 * 1024 * 1024)
+        values.update(changes)
+        return Lean(**values)
+
+    def goals(self, lean):
+        res = Results()
+        res.lean = lean
+        return [row[5] for row in table_rows(res) if row[0].startswith("9.")]
+
+    def test_goals_met_and_missed(self):
+        self.assertEqual(self.goals(self.lean()), ["met", "met", "met"])
+        self.assertEqual(self.goals(self.lean(stripped=17_000_000, version=0.006, rss=11 * 1024 * 1024)),
+                         ["MISSED", "MISSED", "MISSED"])
+        self.assertEqual(self.goals(self.lean(icudt_symbol=True))[0], "MISSED")
