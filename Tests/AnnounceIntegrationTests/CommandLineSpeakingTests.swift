@@ -61,6 +61,25 @@ extension SpeakingTests {
       #expect(result.standardError.contains("Skipped input line 4: the object has no \"text\" field."))
     }
 
+    @Test func aJSONLinesRateDoesNotLeakIntoTheNextLine() throws {
+      let text = "The nightly backup of the build server finished without any errors."
+      let input = """
+        {"text": "\(text)"}
+        {"text": "\(text)", "rate": 100}
+        {"text": "\(text)"}
+
+        """
+      let result = try announce(["--input", "json", "--json"], input: input)
+      #expect(result.status == 0, "\(result.standardError)")
+      let durations = jsonEvents(result.standardOutput)
+        .filter { $0["event"] as? String == "spoken" }
+        .compactMap { $0["duration"] as? Double }
+      try #require(durations.count == 3)
+      let (plain, fast, after) = (durations[0], durations[1], durations[2])
+      #expect(fast < plain * 0.75, "rate 100 took \(fast) s, the default \(plain) s")
+      #expect(abs(after - plain) < plain * 0.2, "after the fast line \(after) s, alone \(plain) s")
+    }
+
     @Test func aSoundIconIsPlayedBeforeTheText() throws {
       let (_, plain) = try speechSeconds(of: ["Mail"])
       let (result, withIcon) = try speechSeconds(of: ["--sound-icon", "prompt", "Mail"])

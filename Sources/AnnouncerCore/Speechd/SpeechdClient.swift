@@ -27,13 +27,18 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
 
   // Touched only on `Self.libspeechd`.
   private var connection: UnsafeMutablePointer<SPDConnection>?
-  private var appliedVoice = VoiceOptions()
+  /// What the connection held when it was opened: the value of every setting a message leaves out.
+  private let defaults: ConnectionSettings
+  /// What the connection holds now, or `nil` when that is not known (after a failed `SET`,
+  /// or after listing voices, which sets the module and language).
+  private var onConnection: ConnectionSettings?
   private let clientID: Int
   private let continuation: AsyncStream<SpeechEvent>.Continuation
   private let hangUpWatch: HangUpWatch?
 
   /// The one queue on which this process calls into libspeechd.
   private static let libspeechd = DispatchQueue(label: "announce.libspeechd")
+  fileprivate static var libspeechdQueue: DispatchQueue { libspeechd }
 
   /// How long connecting may take before speech-dispatcher counts as not answering.
   public static let connectBound: Duration = .seconds(5)
@@ -124,15 +129,54 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
       spd_close(connection)
       throw .unreachable(address, detail: "it did not answer")
     }
+    let defaults = readSettings(of: connection)
     return SpeechdClient(
-      connection: connection, clientID: clientID, address: address, isForwarded: isForwarded)
+      connection: connection, clientID: clientID, address: address, isForwarded: isForwarded,
+      defaults: defaults)
+  }
+
+  /// The settings a new connection holds: the daemon's defaults, including the user's
+  /// `DefaultRate`, `DefaultModule` and the like. A value the daemon does not report
+  /// keeps speech-dispatcher's built-in default.
+  private static func readSettings(of connection: UnsafeMutablePointer<SPDConnection>)
+    -> ConnectionSettings
+  {
+    var settings = ConnectionSettings()
+    func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
+      guard let pointer else { return nil }
+      defer { free(pointer) }
+      let value = String(cString: pointer)
+      return value.isEmpty ? nil : value
+    }
+    if let module = text(spd_get_output_module(connection)) { settings.outputModule = module }
+    if let language = text(spd_get_language(connection)) { settings.language = language }
+    settings.voiceType = VoiceOptions.VoiceType(spd_get_voice_type(connection))
+    // The getters return the value, or -1 on failure; -1 is also a valid level, which a
+    // daemon configured that way reports as the same -1, so nothing is lost.
+    settings.rate = Int(spd_get_voice_rate(connection))
+    settings.pitch = Int(spd_get_voice_pitch(connection))
+    settings.volume = Int(spd_get_volume(connection))
+    // libspeechd has no getter for the punctuation level, but SSIP answers `GET punctuation`.
+    var reply: UnsafeMutablePointer<CChar>?
+    if spd_execute_command_with_reply(connection, "GET punctuation", &reply) == 0, let reply {
+      let lines = String(cString: reply).split(whereSeparator: \.isNewline)
+      free(reply)
+      settings.punctuation = lines.lazy.compactMap { line in
+        line.hasPrefix("251-") ? VoiceOptions.Punctuation(rawValue: String(line.dropFirst(4))) : nil
+      }.first
+    } else {
+      free(reply)
+    }
+    return settings
   }
 
   private init(
     connection: UnsafeMutablePointer<SPDConnection>, clientID: Int, address: SpeechdAddress,
-    isForwarded: Bool
+    isForwarded: Bool, defaults: ConnectionSettings
   ) {
     self.connection = connection
+    self.defaults = defaults
+    self.onConnection = defaults
     self.clientID = clientID
     self.address = address
     self.isForwardedOverSSH = isForwarded
@@ -191,6 +235,9 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
   public func synthesisVoices(module: String?, language: String?) async -> [SynthesisVoice] {
     await onLibspeechd { client in
       guard let connection = client.connection else { return [] }
+      // Listing needs the module and language set on the connection; the next message
+      // sets every setting again.
+      client.onConnection = nil
       if let module, VoiceOptions.isSafeName(module) { spd_set_output_module(connection, module) }
       if let language, VoiceOptions.isSafeName(language) { spd_set_language(connection, language) }
       guard let list = spd_list_synthesis_voices(connection) else { return [] }
@@ -224,12 +271,17 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
   }
 
   deinit {
-    // `close()` normally ran already; this is the safety net.
-    if let connection {
-      spd_close(connection)
-    }
+    // `close()` normally ran already; this is the safety net. spd_close goes through the
+    // same serial queue as every other libspeechd call, because libspeechd's static reply
+    // buffers are shared by all connections and a close racing another client's call on
+    // that queue would corrupt its reply. It is queued, not waited for: the last reference
+    // may be dropped by a closure running on that very queue, where waiting would deadlock.
     hangUpWatch?.stop()
     CallbackRouter.unregister(clientID: clientID)
+    if let connection {
+      let closing = ConnectionToClose(connection)
+      Self.libspeechd.async { closing.close() }
+    }
   }
 
   // MARK: On the libspeechd queue
@@ -243,7 +295,7 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
     case .quietProbe:
       document = SSMLDocument.silent
     case .announcement:
-      applyVoice(request.voice, on: connection)
+      if let refused = applySettings(of: request.voice, on: connection) { return .failure(refused) }
       document =
         request.isSSML
         ? SSMLDocument.speaking(ssml: request.text, finalMark: SpeechRequest.finalMarkName)
@@ -275,30 +327,46 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
     return result
   }
 
-  private func applyVoice(_ voice: VoiceOptions, on connection: UnsafeMutablePointer<SPDConnection>)
-  {
-    guard voice != appliedVoice else { return }
-    // Names go into protocol lines verbatim, so only safe ones are sent.
-    let safe = { (name: String?) in name.flatMap { VoiceOptions.isSafeName($0) ? $0 : nil } }
-    if let module = safe(voice.outputModule) { spd_set_output_module(connection, module) }
-    if let language = safe(voice.language) { spd_set_language(connection, language) }
-    if let type = voice.voiceType { spd_set_voice_type(connection, type.cValue) }
-    if let name = safe(voice.voiceName) { spd_set_synthesis_voice(connection, name) }
-    if let rate = voice.rate { spd_set_voice_rate(connection, Int32(rate)) }
-    if let pitch = voice.pitch { spd_set_voice_pitch(connection, Int32(pitch)) }
-    if let range = voice.pitchRange { spd_set_voice_pitch_range(connection, Int32(range)) }
-    if let volume = voice.volume { spd_set_volume(connection, Int32(volume)) }
-    if let punctuation = voice.punctuation {
-      spd_set_punctuation(connection, punctuation.cValue)
+  /// Makes the connection hold exactly the settings `voice` resolves to; returns why not.
+  private func applySettings(
+    of voice: VoiceOptions, on connection: UnsafeMutablePointer<SPDConnection>
+  ) -> SpeechBackendError? {
+    let target = defaults.resolving(voice)
+    for change in target.changes(from: onConnection) where !Self.send(change, on: connection) {
+      onConnection = nil
+      return SpeechBackendError(
+        "speech-dispatcher at \(address) refused \(change.phrase); check the value, or its log in ~/.cache/speech-dispatcher/log.")
     }
-    spd_set_spelling(connection, voice.spell ? SPD_SPELL_ON : SPD_SPELL_OFF)
-    appliedVoice = voice
+    onConnection = target
+    return nil
+  }
+
+  /// Sends one `SET`; `true` when speech-dispatcher accepted it.
+  private static func send(_ change: SettingChange, on connection: UnsafeMutablePointer<SPDConnection>)
+    -> Bool
+  {
+    // Names go into protocol lines verbatim, so an unsafe one is refused here.
+    func named(_ name: String, _ set: (String) -> Int32) -> Bool {
+      VoiceOptions.isSafeName(name) && set(name) == 0
+    }
+    switch change {
+    case .outputModule(let name): return named(name) { spd_set_output_module(connection, $0) }
+    case .language(let tag): return named(tag) { spd_set_language(connection, $0) }
+    case .voiceType(let type): return spd_set_voice_type(connection, type.cValue) == 0
+    case .voiceName(let name): return named(name) { spd_set_synthesis_voice(connection, $0) }
+    case .rate(let value): return spd_set_voice_rate(connection, Int32(value)) == 0
+    case .pitch(let value): return spd_set_voice_pitch(connection, Int32(value)) == 0
+    case .volume(let value): return spd_set_volume(connection, Int32(value)) == 0
+    case .pitchRange(let value): return spd_set_voice_pitch_range(connection, Int32(value)) == 0
+    case .punctuation(let level): return spd_set_punctuation(connection, level.cValue) == 0
+    case .spelling(let on): return spd_set_spelling(connection, on ? SPD_SPELL_ON : SPD_SPELL_OFF) == 0
+    }
   }
 
   private func closeNow() {
     hangUpWatch?.stop()
     if let connection {
-      spd_close(connection)
+      ConnectionToClose(connection).close()
       self.connection = nil
     }
     CallbackRouter.unregister(clientID: clientID)
@@ -311,6 +379,18 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
     await withCheckedContinuation { continuation in
       Self.libspeechd.async { continuation.resume(returning: body(self)) }
     }
+  }
+}
+
+/// A connection on its way to `spd_close`, which must run on ``SpeechdClient``'s libspeechd queue.
+private struct ConnectionToClose: @unchecked Sendable {
+  let connection: UnsafeMutablePointer<SPDConnection>
+
+  init(_ connection: UnsafeMutablePointer<SPDConnection>) { self.connection = connection }
+
+  func close() {
+    dispatchPrecondition(condition: .onQueue(SpeechdClient.libspeechdQueue))
+    spd_close(connection)
   }
 }
 
@@ -358,6 +438,12 @@ extension SpeechPriority {
 }
 
 extension VoiceOptions.VoiceType {
+  fileprivate init?(_ value: SPDVoiceType) {
+    let all: [VoiceOptions.VoiceType] = Self.allCases
+    guard let match = all.first(where: { $0.cValue == value }) else { return nil }
+    self = match
+  }
+
   fileprivate var cValue: SPDVoiceType {
     switch self {
     case .male1: SPD_MALE1

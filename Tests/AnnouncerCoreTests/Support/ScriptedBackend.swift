@@ -4,12 +4,29 @@ import Synchronization
 
 /// A speech backend whose events the test writes: it records every request,
 /// gives out increasing message ids, and emits whatever events the test asks for.
+///
+/// It models the connection's voice settings as speech-dispatcher keeps them: every `SET`
+/// stays until changed, setting the module or voice type forgets the synthesis voice, and
+/// a reconnect starts again from the defaults. Before each announcement it sends the
+/// changes ``SpeechdClient`` would send (``ConnectionSettings/changes(from:)``), so a
+/// setting that leaks from one message into the next shows in ``Said/spokenWith``.
 final class ScriptedBackend: SpeechBackend {
   /// One request the announcer sent, with the id it was given.
   struct Said: Sendable {
     var request: SpeechRequest
     var id: MessageID
+    /// What the connection held when an announcement was sent; `nil` for a probe.
+    var spokenWith: ConnectionSettings?
   }
+
+  /// What every new connection holds.
+  static let defaults = ConnectionSettings(
+    outputModule: "espeak-ng", language: "en", voiceType: .male1, rate: 0, pitch: 0, volume: 100,
+    punctuation: VoiceOptions.Punctuation.none)
+
+  /// The connection as the daemon holds it, and as the client believes it holds it.
+  private let connection = Mutex(
+    (daemon: ScriptedBackend.defaults, belief: Optional(ScriptedBackend.defaults)))
 
   let events: AsyncStream<SpeechEvent>
   /// Every request, in order, as it is said.
@@ -50,8 +67,32 @@ final class ScriptedBackend: SpeechBackend {
       return (state.nextID, state.failing)
     }
     if failing { throw SpeechBackendError("scripted failure") }
-    saidSink.yield(Said(request: request, id: id))
+    var spokenWith: ConnectionSettings?
+    if request.purpose == .announcement {
+      spokenWith = connection.withLock { connection in
+        let target = Self.defaults.resolving(request.voice)
+        for change in target.changes(from: connection.belief) { connection.daemon.apply(change) }
+        connection.belief = target
+        return connection.daemon
+      }
+    }
+    saidSink.yield(Said(request: request, id: id, spokenWith: spokenWith))
     return id
+  }
+
+  /// The connection is lost and made again: it holds the defaults once more, and so does
+  /// the new client's view of it. Emits nothing; the test emits the events it wants.
+  func reconnect() {
+    connection.withLock { $0 = (Self.defaults, Self.defaults) }
+  }
+
+  /// Something other than an announcement changed the connection (listing voices does),
+  /// so the client no longer knows what it holds.
+  func connectionChangedBehindTheClient(_ change: SettingChange) {
+    connection.withLock { connection in
+      connection.daemon.apply(change)
+      connection.belief = nil
+    }
   }
 
   func cancelAll() async { state.withLock { $0.cancels += 1 } }
@@ -139,5 +180,29 @@ private final class EventFeed: Sendable {
     }
     reader?.resume(returning: nil)
     for waiter in waiters { waiter.resume() }
+  }
+}
+
+extension ConnectionSettings {
+  /// One `SET`, with the effect speech-dispatcher 0.11.4 gives it (its `set.c`).
+  mutating func apply(_ change: SettingChange) {
+    switch change {
+    case .outputModule(let name):
+      outputModule = name
+      voiceName = nil
+    case .language(let tag): language = tag
+    case .voiceType(let type):
+      voiceType = type
+      voiceName = nil
+    case .voiceName(let name):
+      voiceName = name
+      voiceType = nil
+    case .rate(let value): rate = value
+    case .pitch(let value): pitch = value
+    case .volume(let value): volume = value
+    case .pitchRange(let value): pitchRange = value
+    case .punctuation(let level): punctuation = level
+    case .spelling(let on): spell = on
+    }
   }
 }
