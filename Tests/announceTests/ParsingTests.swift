@@ -30,6 +30,18 @@ import Testing
     #expect(try parse(arguments).readsStandardInput)
   }
 
+  @Test(arguments: [["-", "-"], ["Saved", "-"], ["-", "Saved"]])
+  func aDashAmongOtherTextsIsAUsageError(arguments: [String]) {
+    #expect(throws: (any Error).self) { try Announce.parse(arguments) }
+  }
+
+  @Test func aUsageErrorIsOneLineNamingTheHelp() {
+    let message = "Error: --rate must be a whole number from -100 to 100, not 500.\nUsage: announce [<options>] [<texts> ...]\n  See 'announce --help' for more information."
+    #expect(
+      OneLineErrors.sentence(message, commandName: "announce")
+        == "announce: --rate must be a whole number from -100 to 100, not 500 (see announce --help).")
+  }
+
   @Test func everyOptionIsParsed() throws {
     let command = try parse([
       "-t", "2.5", "--delay", "1", "-P", "message", "-I", "prompt", "-x",

@@ -398,3 +398,9 @@ public final class Announcer: Sendable {
     }
   }
 }
+
+extension Announcer {
+  /// The speech service's lists of output modules and voices, when its backend has them
+  /// (speech-dispatcher's does); for checking names before speaking.
+  package var voiceListing: (any VoiceListing)? { backend as? any VoiceListing }
+}

@@ -6,13 +6,15 @@ import Synchronization
 /// connects again with back-off (for the user's default address libspeechd starts
 /// the daemon again; for an explicit address it waits for the daemon to return),
 /// and reports ``SpeechEvent/connectionRestored``. Meanwhile `say` fails at once.
-package final class ReconnectingSpeechdBackend: SpeechBackend {
+package final class ReconnectingSpeechdBackend: SpeechBackend, VoiceListing {
   /// Every event of every connection, with the losses and restorations between them.
   package let events: AsyncStream<SpeechEvent>
   /// Where it connects, for messages to people.
   package let address: SpeechdAddress
 
   private let current: Mutex<SpeechdClient?>
+  /// The output module the first connection had when it was opened.
+  package let defaultOutputModule: String
   private let closed = Atomic(false)
   private let supervisor = Mutex<Task<Void, Never>?>(nil)
 
@@ -41,6 +43,7 @@ package final class ReconnectingSpeechdBackend: SpeechBackend {
     isForwardedOverSSH = first.isForwardedOverSSH
     let resolved = first.address
     let isForwarded = first.isForwardedOverSSH
+    defaultOutputModule = first.defaultOutputModule
     current = Mutex(first)
     let (events, continuation) = AsyncStream.makeStream(of: SpeechEvent.self)
     self.events = events
@@ -99,6 +102,16 @@ package final class ReconnectingSpeechdBackend: SpeechBackend {
       throw SpeechBackendError("The connection to speech-dispatcher at \(address) is lost.")
     }
     return try await client.say(request)
+  }
+
+  /// The output modules, listed on the current connection; empty while there is none.
+  package func outputModules() async -> [String] {
+    await current.withLock({ $0 })?.outputModules() ?? []
+  }
+
+  /// The voices of `module` for `language`, listed on the current connection; empty while there is none.
+  package func synthesisVoices(module: String?, language: String?) async -> [SynthesisVoice] {
+    await current.withLock({ $0 })?.synthesisVoices(module: module, language: language) ?? []
   }
 
   /// Cancels our speech on the current connection.

@@ -10,8 +10,9 @@ struct Announce: AsyncParsableCommand {
     commandName: "announce",
     abstract: "Speak announcements through speech-dispatcher and report whether they were heard.",
     discussion: """
-      Each TEXT is one announcement, spoken in order. With no TEXT, or TEXT "-", every \
-      non-blank line of standard input is one announcement, spoken as it arrives. An \
+      Each TEXT is one announcement, spoken in order. With no TEXT, or the single TEXT "-", \
+      every non-blank line of standard input is one announcement, spoken as it arrives; "-" \
+      among other TEXTs is a usage error. Every error is one line on standard error. An \
       announcement that other speech interrupts is tried again, once the channel is quiet, \
       until its timeout runs out. The exit status is 0 only when every announcement was \
       heard to the end. "announce init bash" (or zsh, fish) prints a shell hook that \
@@ -39,6 +40,10 @@ struct Announce: AsyncParsableCommand {
     try announcer.resolve(environment: environment)
     try voice.resolve(environment: environment)
     try output.validate()
+    if texts.count > 1 && texts.contains("-") {
+      throw ValidationError(
+        "\"-\" reads standard input and must be the only TEXT; give the texts without \"-\", or pipe them all in.")
+    }
     if output.input == .json && !readsStandardInput {
       throw ValidationError("--input json reads standard input; give no TEXT, or \"-\".")
     }
@@ -78,12 +83,19 @@ struct Announce: AsyncParsableCommand {
     if output.verbose, let service = speaker.speechService {
       terminal.error("Connected to speech-dispatcher at \(service).")
     }
+    // Names speech-dispatcher does not know would be spoken with some other voice.
+    let catalog = speaker.voiceListing.map { VoiceCatalog($0) }
+    if let problem = await catalog?.problem(with: voice.options) {
+      terminal.failure(problem, status: ExitStatus.usage)
+      await speaker.close()
+      throw ExitCode(ExitStatus.usage)
+    }
     if readsStandardInput && isatty(0) == 1 {
       terminal.error("Reading announcements from the terminal, one per line; press Control-D to finish.")
     }
     let session = AnnounceSession(
-      announcer: speaker, defaults: announcement(text: ""), sinks: sinks(terminal: terminal, log: log),
-      terminal: terminal)
+      announcer: speaker, defaults: announcement(text: ""), catalog: catalog,
+      sinks: sinks(terminal: terminal, log: log), terminal: terminal)
     let signals = SignalTrap { signalNumber in
       await session.cancelAll()
       return ExitStatus.interrupted(by: signalNumber)
@@ -147,6 +159,13 @@ struct Announce: AsyncParsableCommand {
       for module in await client.outputModules() { print(module) }
     }
     if output.listVoices {
+      if let module = voice.outputModule,
+        let problem = await VoiceCatalog(client).moduleProblem(module)
+      {
+        terminal.failure(problem, status: ExitStatus.usage)
+        await client.close()
+        throw ExitCode(ExitStatus.usage)
+      }
       let voices = await client.synthesisVoices(
         module: voice.outputModule, language: voice.language)
       for voice in voices { print("\(voice.name)\t\(voice.language)\t\(voice.variant)") }

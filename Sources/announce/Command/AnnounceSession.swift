@@ -23,6 +23,7 @@ final class AnnounceSession: Sendable {
   private let announcer: Announcer
   private let defaults: Announcement
   private let sinks: [any EventSink]
+  private let catalog: VoiceCatalog?
   private let terminal: Terminal
   private let clock = ContinuousClock()
   private let started: ContinuousClock.Instant
@@ -30,13 +31,16 @@ final class AnnounceSession: Sendable {
   /// - Parameters:
   ///   - announcer: speaks the announcements.
   ///   - defaults: the announcement every line becomes, before its own JSON options.
+  ///   - catalog: checks the names each JSON line gives; the command line's were checked already.
   ///   - sinks: where events and rejected lines are reported, as the user asked.
   ///   - terminal: where failures are said, one sentence each.
   init(
-    announcer: Announcer, defaults: Announcement, sinks: [any EventSink], terminal: Terminal
+    announcer: Announcer, defaults: Announcement, catalog: VoiceCatalog? = nil, sinks: [any EventSink],
+    terminal: Terminal
   ) {
     self.announcer = announcer
     self.defaults = defaults
+    self.catalog = catalog
     self.sinks = sinks
     self.terminal = terminal
     started = clock.now
@@ -72,7 +76,7 @@ final class AnnounceSession: Sendable {
         sinceQueued = 0
         await announcer.waitUntilQueued()
       }
-      switch announcement(for: line, format: format, ssml: ssml) {
+      switch await checked(announcement(for: line, format: format, ssml: ssml)) {
       case .success(let announcement):
         // A line of nothing but escape sequences is as blank as an empty one.
         if announcement.isSSML || SpeakableText.hasSpeech(announcement.text) {
@@ -112,6 +116,14 @@ final class AnnounceSession: Sendable {
       return .failure(LineError(problem))
     }
     return .success(announcement)
+  }
+
+  /// `announcement`, or a rejection when it names a module, voice or language speech-dispatcher lacks.
+  private func checked(_ announcement: Result<Announcement, LineError>) async -> Result<Announcement, LineError> {
+    guard case .success(let found) = announcement, found.voice != defaults.voice, let catalog,
+      let problem = await catalog.problem(with: found.voice)
+    else { return announcement }
+    return .failure(LineError(problem.hasSuffix(".") ? String(problem.dropLast()) : problem))
   }
 
   private func reject(_ line: InputLines.Line, because reason: String) {

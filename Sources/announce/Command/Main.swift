@@ -12,10 +12,10 @@ enum Main {
     let arguments = Array(CommandLine.arguments.dropFirst())
     switch arguments.first {
     case "init" where arguments.dropFirst().first == SSHInit.name:
-      SSHInit.main(Array(arguments.dropFirst(2)))
-    case "init": ShellInit.main(Array(arguments.dropFirst()))
+      await OneLineErrors.main(SSHInit.self, Array(arguments.dropFirst(2)))
+    case "init": await OneLineErrors.main(ShellInit.self, Array(arguments.dropFirst()))
     case HookFinished.name: await HookFinished.main(Array(arguments.dropFirst()))
-    default: await Announce.main(arguments)
+    default: await OneLineErrors.main(Announce.self, arguments)
     }
   }
 }

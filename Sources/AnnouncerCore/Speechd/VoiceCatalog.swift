@@ -1,0 +1,85 @@
+/// What speech-dispatcher can list: its output modules and each module's voices.
+package protocol VoiceListing: Sendable {
+  /// The module a message that names none is spoken with.
+  var defaultOutputModule: String { get }
+  /// The output modules, or an empty list when they cannot be listed.
+  func outputModules() async -> [String]
+  /// The voices of `module` for `language` (or every language).
+  func synthesisVoices(module: String?, language: String?) async -> [SynthesisVoice]
+}
+
+/// The names speech-dispatcher knows, asked once per run (the voices once per module),
+/// so that an unknown output module, voice or language is refused instead of being
+/// spoken with some other voice.
+///
+/// A module that lists no voices (generic modules such as `sd_generic` list none) cannot
+/// be checked, so any voice and language are accepted for it; the same holds when the
+/// modules cannot be listed at all.
+package actor VoiceCatalog {
+  private let listing: any VoiceListing
+  private var modules: [String]?
+  private var voicesByModule: [String: [SynthesisVoice]] = [:]
+
+  /// A catalog that asks `listing` the first time it needs to know.
+  package init(_ listing: any VoiceListing) { self.listing = listing }
+
+  /// Why speech-dispatcher cannot speak with `voice`, as one sentence; `nil` when it can.
+  ///
+  /// A language is accepted when some voice of the module has it, ignoring case, or has
+  /// a more or less specific form of it: `en` is accepted for a module with `en-US`, and
+  /// `de-AT` for a module with `de`.
+  package func problem(with voice: VoiceOptions) async -> String? {
+    if let module = voice.outputModule, let problem = await moduleProblem(module) { return problem }
+    guard voice.voiceName != nil || voice.language != nil else { return nil }
+    let module = voice.outputModule ?? listing.defaultOutputModule
+    let voices = await voices(of: module)
+    guard !voices.isEmpty else { return nil }
+    if let name = voice.voiceName {
+      if !voices.contains(where: { $0.name == name }) {
+        return "speech-dispatcher's output module \"\(module)\" has no voice \"\(name)\"; "
+          + "see its \(voices.count) voices with: announce --list-voices -o \(module)."
+      }
+      return nil
+    }
+    if let language = voice.language,
+      !voices.contains(where: { Self.language($0.language, matches: language) })
+    {
+      return "speech-dispatcher's output module \"\(module)\" has no voice for the language \"\(language)\"; "
+        + "see the languages it has with: announce --list-voices -o \(module)."
+    }
+    return nil
+  }
+
+  /// Why speech-dispatcher has no output module `name`, as one sentence; `nil` when it has one.
+  package func moduleProblem(_ name: String) async -> String? {
+    let modules = await allModules()
+    guard !modules.isEmpty, !modules.contains(name) else { return nil }
+    return "speech-dispatcher has no output module \"\(name)\"; it has \(Self.list(modules))."
+  }
+
+  private func allModules() async -> [String] {
+    if let modules { return modules }
+    let listed = await listing.outputModules()
+    modules = listed
+    return listed
+  }
+
+  private func voices(of module: String) async -> [SynthesisVoice] {
+    if let voices = voicesByModule[module] { return voices }
+    let listed = await listing.synthesisVoices(module: module, language: nil)
+    voicesByModule[module] = listed
+    return listed
+  }
+
+  private static func language(_ available: String, matches wanted: String) -> Bool {
+    let (a, w) = (available.lowercased(), wanted.lowercased())
+    return a == w || a.hasPrefix(w + "-") || w.hasPrefix(a + "-")
+  }
+
+  /// `a`, `a and b`, `a, b and c`.
+  private static func list(_ names: [String]) -> String {
+    guard let last = names.last else { return "none" }
+    let rest = names.dropLast()
+    return rest.isEmpty ? last : rest.joined(separator: ", ") + " and " + last
+  }
+}

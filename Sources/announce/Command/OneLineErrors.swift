@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+
+/// Parses and runs a command so that every usage error is one line on standard error.
+///
+/// Many users hear standard error through a screen reader, which reads every line;
+/// ArgumentParser's own report is three or four ("Error:", "Help:", "Usage:", "See …").
+/// Help, version and completion requests still print as ArgumentParser prints them.
+enum OneLineErrors {
+  /// Parses `arguments` as `Command`, runs it, and exits with its status.
+  static func main<Command: ParsableCommand>(_ command: Command.Type, _ arguments: [String]) async {
+    var parsed: any ParsableCommand
+    do {
+      parsed = try Command.parseAsRoot(arguments)
+    } catch {
+      exit(Command.self, error)
+    }
+    do {
+      if var asynchronous = parsed as? any AsyncParsableCommand {
+        try await asynchronous.run()
+      } else {
+        try parsed.run()
+      }
+    } catch {
+      exit(Command.self, error)
+    }
+  }
+
+  /// Exits for `error`: help and version print normally, an ``ExitCode`` from `run` exits
+  /// quietly (its message was written already), and anything else is one line.
+  private static func exit<Command: ParsableCommand>(_ command: Command.Type, _ error: any Error) -> Never {
+    let code = Command.exitCode(for: error)
+    if code == .success || error is ExitCode { Command.exit(withError: error) }
+    let line = sentence(Command.message(for: error), commandName: Command.configuration.commandName ?? "announce")
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+    Foundation.exit(code.rawValue)
+  }
+
+  /// `message` as one line: `announce: <what is wrong> (see announce --help).`
+  static func sentence(_ message: String, commandName: String) -> String {
+    var text = message.split(whereSeparator: \.isNewline)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty && !$0.hasPrefix("Usage:") && !$0.hasPrefix("See '") }
+      .map { line in line.hasPrefix("Error: ") ? String(line.dropFirst(7)) : line }
+      .map { line in line.hasPrefix("Help: ") ? String(line.dropFirst(6)) : line }
+      .joined(separator: " ")
+    while let last = text.last, last == "." || last == " " { text.removeLast() }
+    if text.isEmpty { text = "the arguments could not be understood" }
+    return "\(commandName.split(separator: " ").first ?? "announce"): \(text) (see \(commandName) --help)."
+  }
+}
