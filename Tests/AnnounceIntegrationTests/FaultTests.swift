@@ -13,12 +13,43 @@ extension SpeakingTests {
       let result = try Command.run(
         Command.announce, ["--json", "Saved"], environment: broken.clientEnvironment(), timeout: 30)
       #expect(result.status == 69, "\(result.standardError)")
-      // The expected speaking time of "Saved" plus the margin, and a little slack.
+      // BEGIN, a progress check 1 s later, 2 s for its answer, and slack.
       #expect(result.seconds < 8, "took \(result.seconds) s")
       #expect(result.standardOutput.contains("\"reason\":\"stalled\""))
       #expect(result.standardError.contains("audio output"))
       #expect(result.standardError.contains("log"))
       #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+
+    /// With the audio output broken, the first announcement stalls and the two
+    /// waiting behind it are given up at once: one sentence, and no second stall.
+    @Test func brokenAudioGivesUpTheWaitingAnnouncementsAtOnceWithOneSentence() throws {
+      // A stall may leave the daemon blocked for good, so this test gets a broken stack of its own.
+      let broken = try TestStack.start(name: "broken-three", brokenAudio: true)
+      defer { broken.stop() }
+      let result = try Command.run(
+        Command.announce, ["--json", "One", "Two", "Three"], environment: broken.clientEnvironment(),
+        timeout: 30)
+      #expect(result.status == 69, "\(result.standardError)")
+      #expect(result.standardOutput.components(separatedBy: "\"reason\":\"stalled\"").count == 4)
+      let lines = result.standardError.split(separator: "\n")
+      #expect(lines.count == 1, "\(result.standardError)")
+      #expect(result.standardError.contains("\"One\" and the 2 announcements waiting after it"))
+      // One stall (BEGIN, a progress check 1 s later, 2 s for its answer), not three.
+      #expect(result.seconds < 8, "took \(result.seconds) s")
+    }
+
+    /// 12 emoji take about 9 s to speak (each is read as "party popper"), far longer
+    /// than a guess from their 12 characters allowed (5.5 s); the speech is playing, so
+    /// it is not a stall.
+    @Test func speechThatTakesLongerThanItsLengthSuggestsIsSpokenToTheEnd() throws {
+      let recording = try stack.record()
+      let result = try Command.run(
+        Command.announce, [String(repeating: "🎉", count: 12)], environment: stack.clientEnvironment())
+      let speech = recording.stop()
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardError.isEmpty)
+      #expect(speech > 6, "only \(speech) s of speech was recorded")
     }
 
     @Test func aClosedStandardOutputDoesNotCrashTheJSONStream() throws {

@@ -60,6 +60,9 @@ public struct AnnouncerEvent: Sendable, Equatable {
   /// For an `attempt` that resumes after an interruption: where in `text` it starts,
   /// in Unicode scalars (code points); `nil` when it starts at the beginning.
   public var resumeAt: Int?
+  /// For an announcement that stalled: how many waiting announcements were
+  /// given up along with it, because the audio output is known to be broken.
+  public var givenUpAlong = 0
 
   /// Creates an event.
   public init(

@@ -22,6 +22,12 @@ package struct SubmissionID: Hashable, Sendable {
 ///   "12 messages skipped" is spoken, as an announcement of its own with a
 ///   negative id.
 ///
+/// Broken audio: once an announcement has stalled, speech-dispatcher's audio
+/// output is known to be broken, so every announcement still waiting is given
+/// up at once as stalled too, instead of each paying for a stall of its own.
+/// One that arrives later is tried as usual: that attempt is the check whether
+/// audio has come back.
+///
 /// ``Announcer`` drives it with real time and a real backend. It is public so
 /// that it can also be driven by hand, as the tests and the core benchmark do.
 package struct AnnouncementQueue: Sendable {
@@ -146,19 +152,31 @@ package struct AnnouncementQueue: Sendable {
     if let id = inFlight?.id {
       actions += routeToInFlight(for: id, now: now, startingNext: false) { $0.cancel(now: now) }
     }
-    while let (id, announcement) = waiting.popFirst() {
-      actions.append(
-        .report(
-          AnnouncerEvent(
-            announcement: id, text: announcement.text, attempt: 0, time: now,
-            kind: .gaveUp(.cancelled))))
-      actions += deliver(.gaveUp(.cancelled), to: id)
-    }
+    actions += giveUpWaiting(.cancelled, now: now).actions
     skippedSinceSummary = 0
     return actions
   }
 
   // MARK: Private
+
+  /// Gives up every waiting announcement for `reason`; returns how many that
+  /// was, counting those merged into them, and the actions that say so.
+  private mutating func giveUpWaiting(_ reason: GiveUpReason, now: Duration)
+    -> (count: Int, actions: [Action])
+  {
+    var count = 0
+    var actions: [Action] = []
+    while let (id, announcement) = waiting.popFirst() {
+      count += 1 + (mergedInto[id]?.count ?? 0)
+      actions.append(
+        .report(
+          AnnouncerEvent(
+            announcement: id, text: announcement.text, attempt: 0, time: now,
+            kind: .gaveUp(reason))))
+      actions += deliver(.gaveUp(reason), to: id)
+    }
+    return (count, actions)
+  }
 
   private mutating func startNextIfIdle(now: Duration) -> [Action] {
     var actions: [Action] = []
@@ -238,6 +256,14 @@ package struct AnnouncementQueue: Sendable {
         inFlight = nil
         switch outcome {
         case .spoken(_, let duration): return [event(.spoken(duration: duration))] + deliver(outcome, to: id)
+        case .gaveUp(.stalled):
+          let behind = giveUpWaiting(.stalled, now: now)
+          var stalled = event(.gaveUp(.stalled))
+          if case .report(var report) = stalled {
+            report.givenUpAlong = behind.count
+            stalled = .report(report)
+          }
+          return [stalled] + deliver(outcome, to: id) + behind.actions
         case .gaveUp(let reason): return [event(.gaveUp(reason))] + deliver(outcome, to: id)
         }
       }

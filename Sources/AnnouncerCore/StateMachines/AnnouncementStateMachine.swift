@@ -25,9 +25,15 @@
 /// - After an interruption, quiet probes are sent until the channel is
 ///   quiet; only then is the next attempt sent, so a retry never cuts off
 ///   the speech that interrupted it.
-/// - An attempt that began but neither ended nor was cancelled within its
-///   expected speaking time plus a margin has stalled. So has a probe that
-///   gets no answer.
+/// - An attempt that began is watched by evidence of progress, never by a
+///   guess from its length: while neither END nor CANCEL has come, a quiet
+///   probe is sent every ``AnnouncerTiming/progressCheckInterval`` after the
+///   last sign of life (BEGIN, an index mark, RESUME or a busy probe). A busy
+///   channel means the speech is still playing; a quiet one means our message
+///   was lost without an event and counts as interrupted; a probe with no
+///   answer within ``AnnouncerTiming/probeAnswerBound`` means speech has
+///   stalled (with broken audio, speech-dispatcher 0.11.4 answers nothing).
+/// - A paused attempt is not watched until it resumes.
 /// - When the connection is lost, the announcement waits for it to be restored
 ///   and then tries again politely, as after an interruption, until the window
 ///   closes; then it gives up as disconnected.
@@ -58,10 +64,12 @@ struct AnnouncementStateMachine {
     var beganAt: Duration?
     var sawAnyMark = false
     var sawFinalMark = false
-    /// When the attempt is checked next: for BEGIN before it began, for END after.
-    var watchdog: Duration
-    /// A probe asking whether an attempt that has not begun is waiting behind other speech.
-    var beginCheck: QuietProbe?
+    /// When the attempt is checked next with a probe: for BEGIN before it began,
+    /// for progress after; `nil` while it is paused.
+    var watchdog: Duration?
+    /// A probe asking whether the channel is busy: before BEGIN, whether the
+    /// attempt waits behind other speech; after, whether it is still playing.
+    var check: QuietProbe?
   }
 
   private struct QuietWait: Equatable {
@@ -142,7 +150,7 @@ struct AnnouncementStateMachine {
     case .notStarted, .waitingForTurn, .finished: return nil
     case .delaying(let until): return until
     case .attempting(let attempt):
-      return [attempt.watchdog, attempt.beginCheck?.answerBy].compactMap { $0 }.min()
+      return [attempt.watchdog, attempt.check?.answerBy].compactMap { $0 }.min()
     case .waitingForQuiet(let wait):
       let next = wait.probe?.answerBy ?? wait.nextProbeAt
       return min(next, windowEnd ?? next)
@@ -186,10 +194,10 @@ struct AnnouncementStateMachine {
         state = .attempting(attempt)
         return early.flatMap { handle($0, now: now) }
       }
-      guard var probe = attempt.beginCheck, let early = probe.accept(serial: serial, id: id) else {
+      guard var probe = attempt.check, let early = probe.accept(serial: serial, id: id) else {
         return []
       }
-      attempt.beginCheck = probe
+      attempt.check = probe
       state = .attempting(attempt)
       return early.flatMap { handle($0, now: now) }
     case .waitingForQuiet(var wait):
@@ -227,11 +235,11 @@ struct AnnouncementStateMachine {
     }
     switch state {
     case .attempting(var attempt):
-      if var probe = attempt.beginCheck {
+      if var probe = attempt.check {
         let verdict = probe.verdict(after: event)
-        attempt.beginCheck = verdict == nil ? probe : nil
+        attempt.check = verdict == nil ? probe : nil
         state = .attempting(attempt)
-        if let verdict { return beginCheckAnswered(verdict, now: now) }
+        if let verdict { return checkAnswered(verdict, now: now) }
       }
       guard let ours = attempt.message.claim(event) else {
         state = .attempting(attempt)
@@ -257,17 +265,15 @@ struct AnnouncementStateMachine {
     case .delaying(let until):
       return now >= until ? askForTurn() : []
     case .attempting(var attempt):
-      if let probe = attempt.beginCheck, now >= probe.answerBy {
+      if let probe = attempt.check, now >= probe.answerBy {
         return finish(.gaveUp(.stalled), cancellingSpeech: true)
       }
-      guard now >= attempt.watchdog else { return [] }
-      if attempt.beganAt != nil {
-        return finish(.gaveUp(.stalled), cancellingSpeech: true)
+      guard let watchdog = attempt.watchdog, now >= watchdog, attempt.check == nil else {
+        return []
       }
-      guard attempt.beginCheck == nil else { return [] }
       let (probe, serial) = makeProbe(now: now)
-      attempt.beginCheck = probe
-      attempt.watchdog = probe.answerBy
+      attempt.check = probe
+      attempt.watchdog = nil
       state = .attempting(attempt)
       return [.submit(.quietProbe, serial: serial)]
     case .waitingForQuiet(var wait):
@@ -346,18 +352,29 @@ struct AnnouncementStateMachine {
     switch event {
     case .began:
       attempt.beganAt = now
-      attempt.watchdog = now + expectedSpeakingBound
-      attempt.beginCheck = nil
+      // A check sent before BEGIN asked another question; its answer no longer matters.
+      attempt.check = nil
+      attempt.watchdog = now + timing.progressCheckInterval
       state = .attempting(attempt)
       return [.report(.begin)]
+    case .paused:
+      // A paused message is not stalled: nothing is checked until it resumes.
+      attempt.check = nil
+      attempt.watchdog = nil
+      state = .attempting(attempt)
+      return []
     case .resumed:
-      attempt.watchdog = now + expectedSpeakingBound
+      attempt.check = nil
+      attempt.watchdog = now + timing.progressCheckInterval
       state = .attempting(attempt)
       return []
     case .indexMark(_, let name):
       attempt.sawAnyMark = true
       if name == SpeechRequest.finalMarkName { attempt.sawFinalMark = true }
       resumePoint.markReported(name)
+      if attempt.check == nil, attempt.watchdog != nil {
+        attempt.watchdog = now + timing.progressCheckInterval
+      }
       state = .attempting(attempt)
       return [.report(.mark(name))]
     case .ended:
@@ -369,15 +386,10 @@ struct AnnouncementStateMachine {
       return interrupted(now: now)
     case .cancelled:
       return interrupted(now: now)
-    case .paused, .connectionLost, .connectionRestored:
+    case .connectionLost, .connectionRestored:
       state = .attempting(attempt)
       return []
     }
-  }
-
-  private var expectedSpeakingBound: Duration {
-    timing.expectedSpeakingTime(of: partText.count, voice: announcement.voice)
-      + timing.stallMargin
   }
 
   private mutating func interrupted(now: Duration) -> [Action] {
@@ -417,14 +429,20 @@ struct AnnouncementStateMachine {
     }
   }
 
-  private mutating func beginCheckAnswered(_ verdict: QuietProbe.Verdict, now: Duration)
+  private mutating func checkAnswered(_ verdict: QuietProbe.Verdict, now: Duration)
     -> [Action]
   {
     guard case .attempting(var attempt) = state else { return [] }
     switch verdict {
     case .quiet:
-      // The channel is free, yet our message never began: it was lost.
+      // The channel is free, yet our message never began, or began and never
+      // ended: it was lost without an event (speech-dispatcher 0.11.4 has such paths).
       return [.cancelSpeech] + interrupted(now: now)
+    case .busy where attempt.beganAt != nil:
+      // Our message is still playing: that is progress, however long it takes.
+      attempt.watchdog = now + timing.progressCheckInterval
+      state = .attempting(attempt)
+      return []
     case .busy:
       let windowEnd = windowEnd ?? now
       if now >= windowEnd {
@@ -460,7 +478,7 @@ struct AnnouncementStateMachine {
   private func isOurs(serial: Int) -> Bool {
     switch state {
     case .attempting(let attempt):
-      attempt.message.serial == serial || attempt.beginCheck?.message.serial == serial
+      attempt.message.serial == serial || attempt.check?.message.serial == serial
     case .waitingForQuiet(let wait):
       wait.probe?.message.serial == serial
     case .notStarted, .delaying, .waitingForTurn, .waitingForConnection, .finished:

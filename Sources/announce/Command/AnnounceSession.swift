@@ -61,8 +61,17 @@ final class AnnounceSession: Sendable {
           failures[reason, default: 0] += 1
           // Dropped ones are summed up at the end instead of one line each.
           if reason == .dropped { continue }
+          // Those given up because an earlier one stalled (they never had an
+          // attempt) are named in that one's sentence: one sentence per stall.
+          if reason == .stalled, event.attempt == 0 { continue }
+          let along =
+            switch event.givenUpAlong {
+            case 0: ""
+            case 1: " and the announcement waiting after it"
+            case let count: " and the \(count) announcements waiting after it"
+            }
           terminal.error(
-            "Not delivered: \"\(EventDescription.shortened(event.text))\": \(reason.explanation).")
+            "Not delivered: \"\(EventDescription.shortened(event.text))\"\(along): \(reason.explanation).")
         }
       }
       return failures

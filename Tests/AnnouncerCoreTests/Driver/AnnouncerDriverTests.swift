@@ -81,7 +81,11 @@ import Testing
     async let outcome = announcer.announce("Saved")
     let first = try #require(await said.next())
     await backend.emit(.began(first.id), handledBy: announcer)
-    clock.advance(by: .seconds(3600))
+    // No sign of progress: a check goes out, and it is never answered.
+    clock.advance(by: AnnouncerTiming().progressCheckInterval)
+    let check = try #require(await said.next())
+    #expect(check.request.purpose == .quietProbe)
+    clock.advance(by: AnnouncerTiming().probeAnswerBound)
     #expect(await outcome == .gaveUp(.stalled))
     await announcer.close()
     #expect(backend.cancelCount == 1)

@@ -120,17 +120,6 @@ import Testing
     #expect(m.partCount == 1)
   }
 
-  @Test func theStallBoundFollowsThePartNotTheWholeText() throws {
-    let text = String(repeating: "word ", count: 400)
-    var m = AnnouncementStateMachine(Announcement(text), timing: timing)
-    _ = m.start(now: .zero)
-    let first = try #require(submitted(m.turnTaken(now: .zero)))
-    _ = m.submissionAccepted(serial: first.serial, id: 7, now: .zero)
-    _ = m.handle(.began(7), now: .zero)
-    let bound = timing.expectedSpeakingTime(of: first.text.count, voice: VoiceOptions()) + timing.stallMargin
-    #expect(m.deadline == bound)
-  }
-
   // MARK: The turn
 
   @Test func nothingIsSentUntilTheTurnIsTaken() {

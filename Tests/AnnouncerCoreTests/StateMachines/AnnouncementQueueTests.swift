@@ -142,3 +142,67 @@ import Testing
     #expect(submissions(queue.tick(now: .seconds(2))).map(\.0.text) == ["later"])
   }
 }
+
+/// Broken audio: one stall is enough to know.
+@Suite struct BrokenAudioQueueTests {
+  typealias Action = AnnouncementQueue.Action
+  let timing = AnnouncerTiming()
+
+  func submissions(_ actions: [Action]) -> [SubmissionID] {
+    actions.compactMap {
+      if case .submit(_, let submission) = $0 { return submission }
+      return nil
+    }
+  }
+
+  func gaveUp(_ actions: [Action]) -> [AnnouncerEvent] {
+    actions.compactMap {
+      if case .report(let event) = $0, case .gaveUp = event.kind { return event }
+      return nil
+    }
+  }
+
+  /// Lets the attempt in flight begin at `now` and stall: its progress check gets no answer.
+  func stall(_ queue: inout TurnGrantingQueue, _ attempt: SubmissionID, id: MessageID, now: Duration)
+    -> [Action]
+  {
+    _ = queue.submissionAccepted(attempt, messageID: id, now: now)
+    _ = queue.handle(.began(id), now: now)
+    let checkAt = now + timing.progressCheckInterval
+    let probe = submissions(queue.tick(now: checkAt))
+    #expect(probe.count == 1)
+    return queue.tick(now: checkAt + timing.probeAnswerBound)
+  }
+
+  @Test func oneStallGivesUpEveryWaitingAnnouncementAtOnce() {
+    var queue = TurnGrantingQueue(timing: timing)
+    var actions: [Action] = []
+    for (index, text) in ["One", "Two", "Three"].enumerated() {
+      actions += queue.enqueue(Announcement(text), id: AnnouncementID(index + 1), now: .zero)
+    }
+    let finished = stall(&queue, submissions(actions)[0], id: 7, now: .zero)
+    let events = gaveUp(finished)
+    #expect(events.map(\.kind) == Array(repeating: .gaveUp(.stalled), count: 3))
+    #expect(events.map(\.announcement.rawValue) == [1, 2, 3])
+    // The first carries how many went with it; the others never had an attempt.
+    #expect(events.map(\.givenUpAlong) == [2, 0, 0])
+    #expect(events.map(\.attempt) == [1, 0, 0])
+    #expect(submissions(finished).isEmpty)
+    #expect(queue.isIdle)
+  }
+
+  @Test func aLaterAnnouncementChecksWhetherAudioCameBackAndSpeaksNormally() {
+    var queue = TurnGrantingQueue(timing: timing)
+    let first = submissions(queue.enqueue(Announcement("One"), id: AnnouncementID(1), now: .zero))
+    _ = stall(&queue, first[0], id: 7, now: .zero)
+    // Audio comes back (PulseAudio restarted); a later line is tried as usual.
+    let later = Duration.seconds(60)
+    let attempt = submissions(queue.enqueue(Announcement("Two"), id: AnnouncementID(2), now: later))
+    #expect(attempt.count == 1)
+    _ = queue.submissionAccepted(attempt[0], messageID: 8, now: later)
+    _ = queue.handle(.began(8), now: later)
+    let spoken = queue.handle(.ended(8), now: later + .milliseconds(600))
+    #expect(
+      spoken.contains { if case .deliver(AnnouncementID(2), .spoken) = $0 { true } else { false } })
+  }
+}

@@ -46,6 +46,13 @@ import Testing
     return -1
   }
 
+  /// The progress check due by `now` finds the channel busy: our speech is still playing.
+  func stillPlaying(_ m: inout AnnouncementStateMachine, at now: Duration, probeID: MessageID = 99) {
+    let probe = probeSerial(m.tick(now: now))
+    #expect(m.submissionAccepted(serial: probe, id: probeID, now: now) == [])
+    #expect(m.handle(.cancelled(probeID), now: now) == [])
+  }
+
   // MARK: Heard
 
   @Test func heardWhenEndFollowsOurFinalMark() {
@@ -226,7 +233,7 @@ import Testing
     var m = machine(String(repeating: "word ", count: 40), timeout: .seconds(1))
     startAccepted(&m, id: 7)
     _ = m.handle(.began(7), now: .milliseconds(5))
-    #expect(m.tick(now: .seconds(2)) == [])
+    stillPlaying(&m, at: .seconds(2))
     #expect(
       m.handle(.cancelled(7), now: .seconds(5))
         == [.report(.interrupted), .releaseTurn, .finish(.gaveUp(.interruptedOutOfTime))])
@@ -236,7 +243,7 @@ import Testing
     var m = machine(String(repeating: "word ", count: 40), timeout: .seconds(1))
     startAccepted(&m, id: 7)
     _ = m.handle(.began(7), now: .milliseconds(5))
-    #expect(m.tick(now: .seconds(4)) == [])
+    stillPlaying(&m, at: .seconds(4))
     #expect(m.handle(.ended(7), now: .seconds(9)) == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(9)))])
   }
 
@@ -306,24 +313,79 @@ import Testing
 
   // MARK: Stalls
 
+  /// BEGIN at 5 ms, then nothing: the progress check at BEGIN + interval gets no answer.
   @Test func beginThenSilenceIsAStall() {
     var m = machine()
     startAccepted(&m, id: 7)
     _ = m.handle(.began(7), now: .milliseconds(5))
-    let bound = .milliseconds(5) + timing.expectedSpeakingTime(of: Announcement("Saved")) + timing.stallMargin
-    #expect(m.deadline == bound)
-    #expect(m.tick(now: bound - .milliseconds(1)) == [])
-    #expect(m.tick(now: bound) == [.cancelSpeech, .releaseTurn, .finish(.gaveUp(.stalled))])
+    let checkAt = .milliseconds(5) + timing.progressCheckInterval
+    #expect(m.deadline == checkAt)
+    #expect(m.tick(now: checkAt - .milliseconds(1)) == [])
+    let probe = probeSerial(m.tick(now: checkAt))
+    _ = m.submissionAccepted(serial: probe, id: 8, now: checkAt)
+    let answerBy = checkAt + timing.probeAnswerBound
+    #expect(m.deadline == answerBy)
+    #expect(m.tick(now: answerBy - .milliseconds(1)) == [])
+    #expect(m.tick(now: answerBy) == [.cancelSpeech, .releaseTurn, .finish(.gaveUp(.stalled))])
   }
 
-  @Test func theStallBoundGrowsWithTheText() {
-    let short = timing.expectedSpeakingTime(of: Announcement("Saved"))
-    let long = timing.expectedSpeakingTime(of: Announcement(String(repeating: "a", count: 800)))
-    let slow = timing.expectedSpeakingTime(
-      of: Announcement(String(repeating: "a", count: 800), voice: VoiceOptions(rate: -100)))
-    #expect(short < long)
-    #expect(long < slow)
-    #expect(long >= .seconds(800 / 15))
+  /// 60 emoji take far longer to speak than any guess from their length: as long as
+  /// every probe finds the channel busy, the speech is playing and is never cut off.
+  @Test func speechThatIsStillPlayingIsNeverStalledHoweverLongItTakes() throws {
+    var m = machine(String(repeating: "🎉", count: 60))
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .zero)
+    var now = Duration.zero
+    var id = 100
+    for _ in 0..<120 {
+      now = try #require(m.deadline)
+      let probe = probeSerial(m.tick(now: now))
+      id += 1
+      _ = m.submissionAccepted(serial: probe, id: id, now: now)
+      now += .milliseconds(1)
+      #expect(m.handle(.cancelled(id), now: now) == [])
+      #expect(m.deadline == now + timing.progressCheckInterval)
+    }
+    #expect(now > .seconds(120))
+    #expect(
+      m.handle(.ended(7), now: now + .milliseconds(100))
+        == [.releaseTurn, .finish(.spoken(attempts: 1, duration: now + .milliseconds(100)))])
+  }
+
+  @Test func indexMarksPostponeTheProgressCheck() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .zero)
+    _ = m.handle(.indexMark(7, name: "a"), now: .milliseconds(900))
+    #expect(m.deadline == .milliseconds(900) + timing.progressCheckInterval)
+  }
+
+  @Test func aQuietChannelWhileOurMessageShouldBePlayingMeansItWasLost() {
+    var m = machine(timeout: .seconds(10))
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .zero)
+    let probe = probeSerial(m.tick(now: timing.progressCheckInterval))
+    _ = m.submissionAccepted(serial: probe, id: 8, now: timing.progressCheckInterval)
+    let actions = m.handle(.ended(8), now: timing.progressCheckInterval)
+    #expect(actions.prefix(3) == [.cancelSpeech, .report(.interrupted), .report(.waitingForQuiet)])
+  }
+
+  @Test func aPausedMessageIsNotWatchedUntilItResumes() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .zero)
+    // A probe in flight when PAUSE comes is forgotten, too.
+    let probe = probeSerial(m.tick(now: timing.progressCheckInterval))
+    _ = m.submissionAccepted(serial: probe, id: 8, now: timing.progressCheckInterval)
+    #expect(m.handle(.paused(7), now: .seconds(2)) == [])
+    #expect(m.deadline == nil)
+    #expect(m.tick(now: .seconds(3600)) == [])
+    #expect(m.handle(.resumed(7), now: .seconds(3600)) == [])
+    let checkAt = .seconds(3600) + timing.progressCheckInterval
+    #expect(m.deadline == checkAt)
+    let again = probeSerial(m.tick(now: checkAt))
+    _ = m.submissionAccepted(serial: again, id: 9, now: checkAt)
+    #expect(m.tick(now: checkAt + timing.probeAnswerBound) == [.cancelSpeech, .releaseTurn, .finish(.gaveUp(.stalled))])
   }
 
   @Test func noBeginAndAnUnansweredProbeIsAStall() {
