@@ -185,3 +185,22 @@ import Testing
     #expect(throws: (any Error).self) { try SSHInit.parse(["two hosts"]) }
   }
 }
+
+/// A failed pipeline is named after its part that failed.
+@Suite struct PipelineNameTests {
+  func sentence(_ line: String, status: Int32, pipeStatus: [Int32]) -> String? {
+    var settings = HookSettings()
+    settings.minimumSeconds = 1
+    return HookMessage.sentence(
+      for: FinishedCommand(commandLine: line, status: status, seconds: 2, pipeStatus: pipeStatus),
+      settings: settings)
+  }
+
+  @Test func thePartThatFailedIsNamed() {
+    #expect(sentence("true | false", status: 1, pipeStatus: [0, 1]) == "false failed with status 1 after 2 seconds")
+    #expect(
+      sentence("cd x && make all | tee log", status: 2, pipeStatus: [2, 0])
+        == "make all failed with status 2 after 2 seconds")
+    #expect(sentence("make | tee log", status: 0, pipeStatus: [0, 0]) == "make finished after 2 seconds")
+  }
+}

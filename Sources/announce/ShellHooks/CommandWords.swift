@@ -51,19 +51,37 @@ struct CommandWords {
   /// are variable assignments, which may hold secrets.
   var shortName: String {
     let named = commands.compactMap { words in
-      Self.programIndex(in: words).map { (words: words, start: $0.0, program: Self.baseName($0.1)) }
+      Self.programIndex(in: words).map { (words: words, program: Self.baseName($0.1)) }
     }
     guard
-      let (words, start, _) = named.first(where: { !Self.preparations.contains($0.program) })
-        ?? named.first
+      let words = (named.first(where: { !Self.preparations.contains($0.program) }) ?? named.first)?
+        .words
     else { return "" }
-    var result = [Self.baseName(words[start])]
+    return Self.shortName(of: words) ?? ""
+  }
+
+  /// The short name of the part of the line's last pipeline that failed, the last
+  /// whose status in `pipeStatus` is not 0, as `set -o pipefail` reports; `nil` when
+  /// the line does not end with a pipeline of that many simple commands.
+  func failedPartName(pipeStatus: [Int32]) -> String? {
+    guard pipeStatus.count > 1, commands.count >= pipeStatus.count else { return nil }
+    let parts = Array(commands.suffix(pipeStatus.count))
+    let failed = pipeStatus.lastIndex { $0 != 0 } ?? parts.count - 1
+    return Self.shortName(of: parts[failed])
+  }
+
+  /// The short name of one simple command: its program without a directory and the
+  /// arguments up to the first option, as ``shortName`` describes.
+  static func shortName(of words: [String]) -> String? {
+    guard let (start, _) = programIndex(in: words) else { return nil }
+    var result = [baseName(words[start])]
     for word in words[(start + 1)...] {
-      if result.count == Self.shortNameWords || !Self.isSpeakableArgument(word) { break }
-      result.append(Self.baseName(word))
+      if result.count == shortNameWords || !isSpeakableArgument(word) { break }
+      result.append(baseName(word))
     }
     return result.joined(separator: " ")
   }
+
 
   /// Whether `word` reads well as part of a name: no option, redirection, expansion or long blob.
   private static func isSpeakableArgument(_ word: String) -> Bool {

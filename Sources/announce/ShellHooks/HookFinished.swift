@@ -29,6 +29,12 @@ struct HookFinished: AsyncParsableCommand {
   @Option(help: ArgumentHelp("How long the command ran, in milliseconds.", valueName: "milliseconds"))
   var milliseconds: Int
 
+  @Option(
+    help: ArgumentHelp(
+      "The statuses of the parts of the command's last pipeline, separated by spaces.",
+      valueName: "statuses"))
+  var pipeStatus: String = ""
+
   @Argument(help: "The command line as typed; empty when not known.")
   var commandLine: [String] = []
 
@@ -39,7 +45,8 @@ struct HookFinished: AsyncParsableCommand {
     let environment = ProcessInfo.processInfo.environment
     let finished = FinishedCommand(
       commandLine: commandLine.joined(separator: " "), status: status,
-      seconds: Double(milliseconds) / 1000)
+      seconds: Double(milliseconds) / 1000,
+      pipeStatus: pipeStatus.split(separator: " ").compactMap { Int32($0) })
     let settings = HookSettings(environment: environment)
     guard let sentence = HookMessage.sentence(for: finished, settings: settings) else { return }
     var arguments = [Detach.childFlag]

@@ -10,6 +10,9 @@ struct FinishedCommand: Equatable {
   var status: Int32
   /// How long it ran, in seconds.
   var seconds: Double
+  /// The status of each part of its last pipeline, as PIPESTATUS has them; empty when
+  /// the shell did not say.
+  var pipeStatus: [Int32] = []
 }
 
 /// The shell hook's settings, read from the environment each time a command finishes.
@@ -87,14 +90,20 @@ enum HookMessage {
     let words = CommandWords(command.commandLine)
     let ignored = Set(settings.ignored)
     if words.programs.contains(where: ignored.contains) { return nil }
-    let name = words.shortName.isEmpty ? unknownCommand : words.shortName
+    // A failed pipeline is named after the part that failed, as `set -o pipefail`
+    // would report it: in `true | false`, false failed, not true.
+    var shortName = words.shortName
+    if command.status != 0, command.pipeStatus.count > 1 {
+      shortName = words.failedPartName(pipeStatus: command.pipeStatus) ?? shortName
+    }
+    let name = shortName.isEmpty ? unknownCommand : shortName
     let format = command.status == 0 ? settings.successFormat : settings.failureFormat
     let sentence = format
       .replacingBytes(of: "{command}", with: name)
       .replacingBytes(of: "{status}", with: String(command.status))
       .replacingBytes(of: "{duration}", with: SpokenDuration.text(seconds: command.seconds))
     // A command's name keeps its case; "the command" starts a sentence like any word.
-    return words.shortName.isEmpty ? sentence.capitalizedFirst : sentence
+    return shortName.isEmpty ? sentence.capitalizedFirst : sentence
   }
 }
 

@@ -39,6 +39,11 @@ struct ShellInit: ParsableCommand {
 /// fully detached and silent, so the prompt never waits for it. Everything else, the
 /// exact threshold, the ignore list, the words and the speech, happens there.
 enum ShellHook {
+  /// The most characters of a command line that the hook passes on. Linux refuses to
+  /// start a program with one argument over 128 KiB (E2BIG), and only the first words
+  /// are spoken; 4096 characters of UTF-8 stay far below that.
+  static let maxCommandLineCharacters = 4096
+
   /// This program's own path, so the hook runs the same announce that wrote it.
   static func executablePath() -> String {
     URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
@@ -72,6 +77,10 @@ enum ShellHook {
   /// second element, because bash restores PIPESTATUS between the elements. The
   /// command line comes from the history, read in the background; when the command was
   /// not saved there (HISTCONTROL=ignorespace, HISTIGNORE), it is named "the command".
+  /// The function runs as `__announce_precmd && :`, so that its status, which is the
+  /// command's for what follows it in a bash 5.0 PROMPT_COMMAND string, never counts
+  /// as a failure for `set -e` or an ERR trap. The threshold is read in base 10
+  /// (`10#`), so that `08` is 8 and not an octal error.
   private static func bash(announce: String) -> String {
     """
     # announce: speak when a command that ran long finishes. From: eval "$(announce init bash)"
@@ -83,21 +92,22 @@ enum ShellHook {
     __announce_start=
     __announce_history=${HISTCMD-}
     __announce_precmd() {
-      local announce_status=$?
+      local announce_status=$? announce_pipe_status="${PIPESTATUS[*]}"
       if [[ -n ${__announce_start-} ]]; then
         local now=${EPOCHREALTIME//[!0-9]/}
         local milliseconds=$(( (now - __announce_start) / 1000 ))
         local minimum=${ANNOUNCE_MIN_SECONDS:-10}
         minimum=${minimum%%.*}
         [[ -n $minimum && $minimum != *[!0-9]* ]] || minimum=0
-        if (( milliseconds >= minimum * 1000 )); then
+        (( ${#minimum} < 10 )) || minimum=999999999
+        if (( milliseconds >= 10#$minimum * 1000 )); then
           local saved=0
           if [[ ${HISTCMD-} != "${__announce_history-}" ]]; then
             saved=1
           elif [[ -o history && -z ${HISTIGNORE-} && ${HISTCONTROL-} != *ignorespace* && ${HISTCONTROL-} != *ignoreboth* ]]; then
             saved=1
           fi
-          (__announce_finished "$announce_status" "$milliseconds" "$saved" &)
+          (__announce_finished "$announce_status" "$milliseconds" "$saved" "$announce_pipe_status" &)
         fi
       fi
       __announce_start=
@@ -107,24 +117,25 @@ enum ShellHook {
     __announce_finished() {
       local line=
       if [[ $3 == 1 ]]; then line=$(fc -ln -0 2>/dev/null); fi
+      line=${line:0:\(maxCommandLineCharacters)}
       ANNOUNCE_MIN_SECONDS=${ANNOUNCE_MIN_SECONDS-} ANNOUNCE_IGNORE=${ANNOUNCE_IGNORE-} \\
         ANNOUNCE_FORMAT_OK=${ANNOUNCE_FORMAT_OK-} ANNOUNCE_FORMAT_FAIL=${ANNOUNCE_FORMAT_FAIL-} \\
         ANNOUNCE_ON_INTERRUPT=${ANNOUNCE_ON_INTERRUPT-} \\
         ANNOUNCE_ICON_OK=${ANNOUNCE_ICON_OK-} ANNOUNCE_ICON_FAIL=${ANNOUNCE_ICON_FAIL-} \\
-        exec "$__announce_bin" hook-finished --status "$1" --milliseconds "$2" -- "$line" </dev/null >/dev/null 2>&1
+        exec "$__announce_bin" hook-finished --status "$1" --milliseconds "$2" --pipe-status "$4" -- "$line" </dev/null >/dev/null 2>&1
     }
     if [[ ${PS0-} != *__announce_start* ]]; then
       PS0='${__announce_bin:0:$((__announce_start=${EPOCHREALTIME//[!0-9]/},0))}'"${PS0-}"
     fi
     if [[ -v PROMPT_COMMAND && ${PROMPT_COMMAND@a} == *a* ]]; then
       if [[ " ${PROMPT_COMMAND[*]} " != *" __announce_precmd "* ]]; then
-        PROMPT_COMMAND=(__announce_precmd "${PROMPT_COMMAND[@]}")
+        PROMPT_COMMAND=("__announce_precmd && :" "${PROMPT_COMMAND[@]}")
       fi
     elif [[ ${PROMPT_COMMAND-} != *__announce_precmd* ]]; then
       if (( BASH_VERSINFO[0] > 5 || BASH_VERSINFO[1] >= 1 )); then
-        PROMPT_COMMAND=(__announce_precmd ${PROMPT_COMMAND:+"$PROMPT_COMMAND"})
+        PROMPT_COMMAND=("__announce_precmd && :" ${PROMPT_COMMAND:+"$PROMPT_COMMAND"})
       else
-        PROMPT_COMMAND="__announce_precmd${PROMPT_COMMAND:+$'\\n'$PROMPT_COMMAND}"
+        PROMPT_COMMAND="__announce_precmd && :${PROMPT_COMMAND:+$'\\n'$PROMPT_COMMAND}"
       fi
     fi
     fi
@@ -134,7 +145,10 @@ enum ShellHook {
   }
 
   /// zsh: preexec notes the start and the line; a precmd function placed first takes
-  /// the status. zsh restores `$?` and `pipestatus` after the precmd functions itself.
+  /// the status. zsh gives every precmd function, and the prompt, the command's own `$?`
+  /// and `pipestatus`, so the function returns 0: a status of its own would close a shell
+  /// with ERR_EXIT and run TRAPZERR a second time. A line that HIST_IGNORE_SPACE keeps
+  /// out of the history is passed on empty, so it is named "the command".
   private static func zsh(announce: String) -> String {
     """
     # announce: speak when a command that ran long finishes. From: eval "$(announce init zsh)"
@@ -144,25 +158,28 @@ enum ShellHook {
       typeset -g __announce_line=
       __announce_preexec() {
         __announce_start=$EPOCHREALTIME
-        __announce_line=$1
+        __announce_line=${1[1,\(maxCommandLineCharacters)]}
+        # Kept out of the history with HIST_IGNORE_SPACE: not spoken or logged either.
+        if [[ -o histignorespace && $1 == [[:space:]]* ]]; then __announce_line=; fi
       }
       __announce_precmd() {
-        local announce_status=$?
+        local announce_status=$? announce_pipe_status="${pipestatus[*]}"
         if [[ -n $__announce_start ]]; then
           local -i milliseconds=$(( (EPOCHREALTIME - __announce_start) * 1000 ))
           local minimum=${ANNOUNCE_MIN_SECONDS:-10}
           minimum=${minimum%%.*}
           [[ -n $minimum && $minimum != *[^0-9]* ]] || minimum=0
-          if (( milliseconds >= minimum * 1000 )); then
+          (( ${#minimum} < 10 )) || minimum=999999999
+          if (( milliseconds >= 10#$minimum * 1000 )); then
             (ANNOUNCE_MIN_SECONDS=${ANNOUNCE_MIN_SECONDS-} ANNOUNCE_IGNORE=${ANNOUNCE_IGNORE-} \\
               ANNOUNCE_FORMAT_OK=${ANNOUNCE_FORMAT_OK-} ANNOUNCE_FORMAT_FAIL=${ANNOUNCE_FORMAT_FAIL-} \\
               ANNOUNCE_ON_INTERRUPT=${ANNOUNCE_ON_INTERRUPT-} \\
               ANNOUNCE_ICON_OK=${ANNOUNCE_ICON_OK-} ANNOUNCE_ICON_FAIL=${ANNOUNCE_ICON_FAIL-} \\
-              "$__announce_bin" hook-finished --status $announce_status --milliseconds $milliseconds -- "$__announce_line" </dev/null >/dev/null 2>&1 &)
+              "$__announce_bin" hook-finished --status $announce_status --milliseconds $milliseconds --pipe-status "$announce_pipe_status" -- "$__announce_line" </dev/null >/dev/null 2>&1 &)
           fi
         fi
         __announce_start=
-        return $announce_status
+        return 0
       }
       autoload -Uz add-zsh-hook
       add-zsh-hook preexec __announce_preexec
@@ -174,24 +191,32 @@ enum ShellHook {
 
   /// fish: the fish_postexec event has the line and the status, and CMD_DURATION the time.
   /// fish keeps `$status` and `$pipestatus` for the prompt whatever a handler does.
+  /// fish never saves a line that starts with a space in its history; such a line is
+  /// passed on empty, so it is named "the command".
   private static func fish(announce: String) -> String {
     """
     # announce: speak when a command that ran long finishes. From: announce init fish | source
     if status is-interactive
         set -g __announce_bin \(announce)
         function __announce_postexec --on-event fish_postexec
-            set -l announce_status $status
+            set -l announce_statuses $status $pipestatus
+            set -l announce_status $announce_statuses[1]
             set -l minimum 10
             if test -n "$ANNOUNCE_MIN_SECONDS"
                 set minimum (string replace -r '\\\\..*' '' -- "$ANNOUNCE_MIN_SECONDS")
                 string match -qr '^[0-9]+$' -- "$minimum"; or set minimum 0
             end
+            string match -qr '^[0-9]{1,9}$' -- "$minimum"; or set minimum 999999999
             if test "$CMD_DURATION" -ge "$minimum"000
+                # fish keeps a line that starts with a space out of its history: it is
+                # not spoken or logged either.
+                set -l line (string sub -l \(maxCommandLineCharacters) -- $argv[1])
+                string match -qr '^\\s' -- $argv[1]; and set line ''
                 ANNOUNCE_MIN_SECONDS="$ANNOUNCE_MIN_SECONDS" ANNOUNCE_IGNORE="$ANNOUNCE_IGNORE" \\
                     ANNOUNCE_FORMAT_OK="$ANNOUNCE_FORMAT_OK" ANNOUNCE_FORMAT_FAIL="$ANNOUNCE_FORMAT_FAIL" \\
                     ANNOUNCE_ON_INTERRUPT="$ANNOUNCE_ON_INTERRUPT" \\
                     ANNOUNCE_ICON_OK="$ANNOUNCE_ICON_OK" ANNOUNCE_ICON_FAIL="$ANNOUNCE_ICON_FAIL" \\
-                    command $__announce_bin hook-finished --status $announce_status --milliseconds $CMD_DURATION -- $argv[1] </dev/null >/dev/null 2>&1 &
+                    command $__announce_bin hook-finished --status $announce_status --milliseconds $CMD_DURATION --pipe-status "$announce_statuses[2..-1]" -- $line </dev/null >/dev/null 2>&1 &
                 disown $last_pid 2>/dev/null
             end
         end
