@@ -5,11 +5,9 @@ import Testing
 /// Everything that speaks through the real private stack, and everything that must not
 /// run beside it. `.serialized` here applies to every suite nested in it, so only one
 /// test speaks through the shared daemon at a time and the recordings hold only its speech.
+/// A real-stack suite anywhere else would run beside these and cut them off: nest it here.
 @Suite(.serialized, .timeLimit(.minutes(5)))
-struct SpeakingTests: RealStackTest {
-  let stack: TestStack
-  init() throws { stack = try TestStack.shared.get() }
-
+struct SpeakingTests {
   /// The announcement itself: spoken, cut off, retried.
   @Suite struct Announcements: RealStackTest {
     let stack: TestStack
