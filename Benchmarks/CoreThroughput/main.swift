@@ -82,9 +82,15 @@ struct Options {
     while let argument = rest.popFirst() {
       switch argument {
       case "--quick": quick = true
-      case "--count": count = number(argument); countGiven = true
-      case "--runs": runs = number(argument); runsGiven = true
-      case "--million": million = number(argument); millionGiven = true
+      case "--count":
+        count = number(argument)
+        countGiven = true
+      case "--runs":
+        runs = number(argument)
+        runsGiven = true
+      case "--million":
+        million = number(argument)
+        millionGiven = true
       case "--only":
         guard let name = rest.popFirst(), ["queue", "stream", "sequential", "million"].contains(name)
         else { fail("--only needs queue, stream, sequential or million") }

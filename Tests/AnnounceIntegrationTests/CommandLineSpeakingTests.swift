@@ -20,7 +20,8 @@ extension SpeakingTests {
       let result = try announce(["--json", "Saved"], input: "")
       #expect(result.status == 0, "\(result.standardError)")
       let events = jsonEvents(result.standardOutput)
-      #expect(events.compactMap { $0["event"] as? String } == ["queued", "attempt", "begin", "mark", "spoken"])
+      #expect(
+        events.compactMap { $0["event"] as? String } == ["queued", "attempt", "begin", "mark", "spoken"])
       #expect(events.allSatisfy { $0["id"] as? Int == 1 && $0["text"] as? String == "Saved" })
       let times = events.compactMap { $0["time"] as? Double }
       #expect(times == times.sorted() && times.count == 5)
@@ -96,7 +97,9 @@ extension SpeakingTests {
       #expect(abs(overridden - normal) < normal * 0.2, "overridden \(overridden) s, normal \(normal) s")
     }
 
-    func speechSecondsWithEnvironment(_ arguments: [String], _ environment: [String: String]) throws
+    func speechSecondsWithEnvironment(
+      _ arguments: [String], _ environment: [String: String]
+    ) throws
       -> Double
     {
       let recording = try stack.record()
@@ -129,7 +132,8 @@ extension SpeakingTests {
       let modules = try announce(["--list-modules"], input: "")
       #expect(modules.status == 0, "\(modules.standardError)")
       #expect(modules.standardOutput.split(separator: "\n").contains("espeak-ng"))
-      let voices = try announce(["--list-voices", "--output-module", "espeak-ng", "--language", "de"], input: "")
+      let voices = try announce(
+        ["--list-voices", "--output-module", "espeak-ng", "--language", "de"], input: "")
       #expect(voices.status == 0, "\(voices.standardError)")
       let lines = voices.standardOutput.split(separator: "\n")
       #expect(!lines.isEmpty)
@@ -137,4 +141,3 @@ extension SpeakingTests {
     }
   }
 }
-

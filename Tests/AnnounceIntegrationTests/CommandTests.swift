@@ -53,7 +53,8 @@ import Testing
 extension CommandTests {
   @Test(arguments: ["<speak>Hi <b>", "plain text", "<voice>x</voice>"])
   func invalidSSMLExits65BeforeSpeaking(document: String) throws {
-    let result = try announce(["--ssml", document], environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/x.sock"])
+    let result = try announce(
+      ["--ssml", document], environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/x.sock"])
     #expect(result.status == 65)
     #expect(result.standardError.hasPrefix("Bad input: The SSML"))
     #expect(result.standardError.split(separator: "\n").count == 1)
@@ -70,7 +71,8 @@ extension CommandTests {
   }
 
   @Test func quietPrintsNothingOnStandardError() throws {
-    let result = try announce(["--quiet", "Saved"], environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/x.sock"])
+    let result = try announce(
+      ["--quiet", "Saved"], environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/x.sock"])
     #expect(result.status == 69)
     #expect(result.standardError.isEmpty)
   }
@@ -79,7 +81,8 @@ extension CommandTests {
 extension CommandTests {
   /// A Unix socket that accepts connections, says something that is not SSIP, and hangs up.
   final class ImpostorListener: Sendable {
-    let path = NSTemporaryDirectory() + "announce-impostor-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    let path =
+      NSTemporaryDirectory() + "announce-impostor-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
 
     init() throws {
       let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -99,7 +102,9 @@ extension CommandTests {
         while true {
           let client = accept(listener, nil, nil)
           if client < 0 { return }
-          _ = "HTTP/1.1 400 Bad Request\r\n\r\n".withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+          _ = "HTTP/1.1 400 Bad Request\r\n\r\n".withCString {
+            send(client, $0, strlen($0), Int32(MSG_NOSIGNAL))
+          }
           close(client)
         }
       }.start()

@@ -14,7 +14,8 @@ extension SpeakingTests {
       let single = try speechSeconds(of: [text]).1
       let recording = try stack.record()
       let processes = try (1...6).map { _ in
-        try Running(Command.announce, ["--json", "--timeout", "30", text], environment: stack.clientEnvironment())
+        try Running(
+          Command.announce, ["--json", "--timeout", "30", text], environment: stack.clientEnvironment())
       }
       let results = processes.map { $0.wait(timeout: 60) }
       let total = recording.stop()
@@ -39,11 +40,16 @@ extension SpeakingTests {
       defer { try? FileManager.default.removeItem(atPath: runtime) }
       let directory = runtime + "/announce"
       #expect(mkdir(directory, 0o700) == 0)
-      var variants = [("others can use \(directory) (mode 777); run chmod 700 on it.", { chmod(directory, 0o777) })]
+      var variants = [
+        ("others can use \(directory) (mode 777); run chmod 700 on it.", { chmod(directory, 0o777) })
+      ]
       // Another user made it first: only root can make one for another user here.
       if getuid() == 0 {
         variants.append(
-          ("\(directory) belongs to another user (uid 65534); have it removed", { chown(directory, 65534, 65534) }))
+          (
+            "\(directory) belongs to another user (uid 65534); have it removed",
+            { chown(directory, 65534, 65534) }
+          ))
       }
       for (expected, spoil) in variants {
         #expect(spoil() == 0)

@@ -90,7 +90,9 @@ extension SpeakingTests {
 
 /// `--detach` errors that are reported before anything goes into the background.
 @Suite struct DetachCommandTests {
-  func announce(_ arguments: [String], environment extra: [String: String] = [:]) throws
+  func announce(
+    _ arguments: [String], environment extra: [String: String] = [:]
+  ) throws
     -> (Command.Result, log: String)
   {
     let directory = NSTemporaryDirectory() + "announce-detach-\(getpid())-\(UUID().uuidString.prefix(8))"
@@ -122,7 +124,8 @@ extension SpeakingTests {
 
   @Test func invalidSSMLStillExits65() throws {
     let (result, _) = try announce(
-      ["--detach", "--ssml", "<speak>Hi"], environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/x.sock"])
+      ["--detach", "--ssml", "<speak>Hi"], environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/x.sock"]
+    )
     #expect(result.status == 65)
     #expect(result.standardError.hasPrefix("Bad input"))
   }
@@ -130,7 +133,9 @@ extension SpeakingTests {
 
 /// `announce hook-finished` where no speech is needed: what it decides and what it logs.
 @Suite struct HookFinishedTests {
-  func hookFinished(_ arguments: [String], environment extra: [String: String]) throws
+  func hookFinished(
+    _ arguments: [String], environment extra: [String: String]
+  ) throws
     -> (Command.Result, entries: [[String: Any]])
   {
     let directory = NSTemporaryDirectory() + "announce-hook-\(getpid())-\(UUID().uuidString.prefix(8))"

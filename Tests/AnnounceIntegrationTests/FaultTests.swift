@@ -54,7 +54,8 @@ extension SpeakingTests {
 
     @Test func aClosedStandardOutputDoesNotCrashTheJSONStream() throws {
       let result = try Command.run(
-        "/bin/bash", ["-c", "\"$0\" --json one two | head -n 1; echo \"status ${PIPESTATUS[0]}\"", Command.announce],
+        "/bin/bash",
+        ["-c", "\"$0\" --json one two | head -n 1; echo \"status ${PIPESTATUS[0]}\"", Command.announce],
         environment: stack.clientEnvironment())
       #expect(result.standardOutput.hasPrefix("{\"event\":\"queued\""))
       #expect(result.standardOutput.contains("status 0"), "\(result.standardOutput) \(result.standardError)")
@@ -137,4 +138,3 @@ extension SpeakingTests {
     }
   }
 }
-

@@ -42,8 +42,9 @@ extension SpeakingTests {
       let events = result.standardOutput.split(separator: "\n")
       let third = Self.text.range(of: "The third")!.lowerBound
       let resumeAt = Self.text.unicodeScalars.distance(from: Self.text.startIndex, to: third)
-      #expect(events.contains { $0.contains("\"event\":\"attempt\"") && $0.contains("\"resumeAt\":\(resumeAt)") },
-              "\(result.standardOutput)")
+      #expect(
+        events.contains { $0.contains("\"event\":\"attempt\"") && $0.contains("\"resumeAt\":\(resumeAt)") },
+        "\(result.standardOutput)")
       #expect(events.last?.contains("\"event\":\"spoken\"") == true)
       let afterInterruption = Recording.speechSeconds(in: recording.samples(in: data, after: interruptedAt))
       // Without resuming, this would be the interrupter's words and the whole text again.

@@ -31,7 +31,8 @@ extension SpeakingTests {
 
       // The session has ended; sshd (without StreamLocalBindUnlink) left its socket behind.
       #expect(ForwardedSpeechdSocket.presence(at: forwarded) == .ours)
-      let stale = try sshd.ssh([], "exec env -u SPEECHD_ADDRESS XDG_RUNTIME_DIR=\(runtime) \(Command.announce) Saved")
+      let stale = try sshd.ssh(
+        [], "exec env -u SPEECHD_ADDRESS XDG_RUNTIME_DIR=\(runtime) \(Command.announce) Saved")
       #expect(stale.status == 69, "\(stale.standardError)")
       #expect(stale.seconds < 4, "took \(stale.seconds) s, login included")
       let lines = stale.standardError.split(separator: "\n")

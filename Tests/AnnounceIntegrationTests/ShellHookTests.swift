@@ -91,7 +91,8 @@ extension SpeakingTests {
       #expect(speech > 0.8, "\(speech) s of speech")
       // No job-control noise such as "[1] 12345" or "Done".
       let screen = session.screen()
-      #expect(!screen.contains("[1]") && !screen.contains("Done") && !screen.contains("has ended"), "\(screen)")
+      #expect(
+        !screen.contains("[1]") && !screen.contains("Done") && !screen.contains("has ended"), "\(screen)")
     }
 
     @Test(arguments: installedShells)

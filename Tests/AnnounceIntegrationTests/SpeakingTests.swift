@@ -141,7 +141,9 @@ extension RealStackTest {
     return (result, recording.stop())
   }
 
-  func announce(_ arguments: [String], input: String, environment: [String: String] = [:]) throws
+  func announce(
+    _ arguments: [String], input: String, environment: [String: String] = [:]
+  ) throws
     -> Command.Result
   {
     try Command.run(

@@ -5,20 +5,21 @@ import Testing
 extension CommandTests {
   static let nowhere = ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/announce.sock"]
 
-  @Test(arguments: [
-    (["--no-such-option", "x"], [:]),
-    (["--rate"], [:]),
-    (["--priority", "loud", "x"], [:]),
-    (["--timeout", "abc", "x"], [:]),
-    (["--rate", "500", "x"], [:]),
-    (["--voice-type", "robot", "x"], [:]),
-    (["x"], ["ANNOUNCE_PRIORITY": "loud"]),
-    (["x"], ["ANNOUNCE_RATE": "fast"]),
-    (["-", "-"], [:]),
-    (["init", "tcsh"], [:]),
-    (["init"], [:]),
-    (["init", "bash", "zsh"], [:]),
-  ] as [([String], [String: String])])
+  @Test(
+    arguments: [
+      (["--no-such-option", "x"], [:]),
+      (["--rate"], [:]),
+      (["--priority", "loud", "x"], [:]),
+      (["--timeout", "abc", "x"], [:]),
+      (["--rate", "500", "x"], [:]),
+      (["--voice-type", "robot", "x"], [:]),
+      (["x"], ["ANNOUNCE_PRIORITY": "loud"]),
+      (["x"], ["ANNOUNCE_RATE": "fast"]),
+      (["-", "-"], [:]),
+      (["init", "tcsh"], [:]),
+      (["init"], [:]),
+      (["init", "bash", "zsh"], [:]),
+    ] as [([String], [String: String])])
   func aUsageErrorIsExactlyOneLine(arguments: [String], environment: [String: String]) throws {
     let result = try announce(arguments, environment: environment.merging(Self.nowhere) { a, _ in a })
     #expect(result.status == 64, "\(result.standardError)")

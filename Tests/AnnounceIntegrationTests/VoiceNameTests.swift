@@ -6,66 +6,70 @@ import Testing
 extension SpeakingTests {
   /// Names speech-dispatcher does not know are refused, in one sentence that says what it has.
   @Suite struct VoiceNames: RealStackTest {
-  let stack: TestStack
-  init() throws { stack = try TestStack.shared.get() }
+    let stack: TestStack
+    init() throws { stack = try TestStack.shared.get() }
 
-  @Test(arguments: [
-    (["--output-module", "nosuchmodule", "Hello"], "has no output module \"nosuchmodule\"; it has espeak-ng"),
-    (["--voice", "NoSuchVoice", "Hello"], "has no voice \"NoSuchVoice\""),
-    (["--language", "xx", "Hello"], "has no voice for the language \"xx\""),
-    (["--list-voices", "-o", "nosuchmodule"], "has no output module \"nosuchmodule\"; it has espeak-ng"),
-  ])
-  func anUnknownNameIsAUsageErrorOfOneSentence(arguments: [String], says: String) throws {
-    let result = try announce(arguments, input: "")
-    #expect(result.status == 64, "\(result.standardError)")
-    #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
-    #expect(result.standardError.contains(says), "\(result.standardError)")
-    #expect(result.standardOutput.isEmpty)
-  }
-
-  @Test func aVoiceAndLanguageTheModuleListsAreSpoken() throws {
-    let listed = try announce(["--list-voices"], input: "")
-    let voice = try #require(listed.standardOutput.split(separator: "\n").first?.split(separator: "\t").first)
-    let result = try announce(["--voice", String(voice), "--language", "en", "-t", "0", "Hi"], input: "")
-    #expect(result.status == 0, "\(result.standardError)")
-  }
-
-  @Test func aJSONLineWithAnUnknownNameIsRejectedAndTheOthersAreSpoken() throws {
-    let input = """
-      {"text": "One", "voice": "NoSuchVoice"}
-      {"text": "Two"}
-      {"text": "Three", "language": "xx"}
-
-      """
-    let result = try announce(["--input", "json", "--json"], input: input)
-    #expect(result.status == 65, "\(result.standardError)")
-    let events = jsonEvents(result.standardOutput)
-    let rejected = events.filter { $0["event"] as? String == "rejected" }
-    #expect(rejected.compactMap { $0["line"] as? Int } == [1, 3])
-    let spoken = events.filter { $0["event"] as? String == "spoken" }.compactMap { $0["text"] as? String }
-    #expect(spoken == ["Two"])
-    let lines = result.standardError.split(separator: "\n")
-    #expect(lines.count == 2, "\(result.standardError)")
-    #expect(lines.first?.hasPrefix("Skipped input line 1: speech-dispatcher's output module") == true)
-  }
-
-  /// Every libspeechd call, the safety-net close in `deinit` included, goes through one queue.
-  @Test func aClientDroppedWithoutClosingIsClosedOnTheLibspeechdQueue() async throws {
-    var client: SpeechdClient? = try await SpeechdClient.connect(
-      environment: stack.clientEnvironment())
-    let socket = try #require(await client?.socketDescriptor())
-    let held = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
-    SpeechdClient.enqueueOnLibspeechdQueue {
-      held.signal()
-      release.wait()
+    @Test(arguments: [
+      (
+        ["--output-module", "nosuchmodule", "Hello"],
+        "has no output module \"nosuchmodule\"; it has espeak-ng"
+      ),
+      (["--voice", "NoSuchVoice", "Hello"], "has no voice \"NoSuchVoice\""),
+      (["--language", "xx", "Hello"], "has no voice for the language \"xx\""),
+      (["--list-voices", "-o", "nosuchmodule"], "has no output module \"nosuchmodule\"; it has espeak-ng"),
+    ])
+    func anUnknownNameIsAUsageErrorOfOneSentence(arguments: [String], says: String) throws {
+      let result = try announce(arguments, input: "")
+      #expect(result.status == 64, "\(result.standardError)")
+      #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+      #expect(result.standardError.contains(says), "\(result.standardError)")
+      #expect(result.standardOutput.isEmpty)
     }
-    held.wait()
-    client = nil
-    // While another libspeechd call holds the queue, the connection must stay open.
-    #expect(fcntl(socket, F_GETFD) != -1, "spd_close ran outside the libspeechd queue")
-    release.signal()
-    _ = client
+
+    @Test func aVoiceAndLanguageTheModuleListsAreSpoken() throws {
+      let listed = try announce(["--list-voices"], input: "")
+      let voice = try #require(
+        listed.standardOutput.split(separator: "\n").first?.split(separator: "\t").first)
+      let result = try announce(["--voice", String(voice), "--language", "en", "-t", "0", "Hi"], input: "")
+      #expect(result.status == 0, "\(result.standardError)")
+    }
+
+    @Test func aJSONLineWithAnUnknownNameIsRejectedAndTheOthersAreSpoken() throws {
+      let input = """
+        {"text": "One", "voice": "NoSuchVoice"}
+        {"text": "Two"}
+        {"text": "Three", "language": "xx"}
+
+        """
+      let result = try announce(["--input", "json", "--json"], input: input)
+      #expect(result.status == 65, "\(result.standardError)")
+      let events = jsonEvents(result.standardOutput)
+      let rejected = events.filter { $0["event"] as? String == "rejected" }
+      #expect(rejected.compactMap { $0["line"] as? Int } == [1, 3])
+      let spoken = events.filter { $0["event"] as? String == "spoken" }.compactMap { $0["text"] as? String }
+      #expect(spoken == ["Two"])
+      let lines = result.standardError.split(separator: "\n")
+      #expect(lines.count == 2, "\(result.standardError)")
+      #expect(lines.first?.hasPrefix("Skipped input line 1: speech-dispatcher's output module") == true)
+    }
+
+    /// Every libspeechd call, the safety-net close in `deinit` included, goes through one queue.
+    @Test func aClientDroppedWithoutClosingIsClosedOnTheLibspeechdQueue() async throws {
+      var client: SpeechdClient? = try await SpeechdClient.connect(
+        environment: stack.clientEnvironment())
+      let socket = try #require(await client?.socketDescriptor())
+      let held = DispatchSemaphore(value: 0)
+      let release = DispatchSemaphore(value: 0)
+      SpeechdClient.enqueueOnLibspeechdQueue {
+        held.signal()
+        release.wait()
+      }
+      held.wait()
+      client = nil
+      // While another libspeechd call holds the queue, the connection must stay open.
+      #expect(fcntl(socket, F_GETFD) != -1, "spd_close ran outside the libspeechd queue")
+      release.signal()
+      _ = client
+    }
   }
-}
 }

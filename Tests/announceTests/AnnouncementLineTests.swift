@@ -27,7 +27,8 @@ import Testing
 
   @Test func aGoodLineOverridesOnlyWhatItNames() throws {
     let defaults = Announcement("", priority: .text, retryTimeout: .seconds(3), voice: VoiceOptions(rate: 10))
-    let line = try AnnouncementLine.decode("{\"text\":\"Saved\",\"timeout\":0,\"priority\":\"message\",\"delay\":1}")
+    let line = try AnnouncementLine.decode(
+      "{\"text\":\"Saved\",\"timeout\":0,\"priority\":\"message\",\"delay\":1}")
     let announcement = line.announcement(defaults: defaults)
     #expect(announcement.text == "Saved")
     #expect(announcement.retryTimeout == .zero)

@@ -28,7 +28,8 @@ import Testing
 
   @Test func successAndFailureUseTheirDefaultSentences() {
     #expect(sentence("make test") == "make test finished after 1 minute 5 seconds")
-    #expect(sentence("make test", status: 2, seconds: 12) == "make test failed with status 2 after 12 seconds")
+    #expect(
+      sentence("make test", status: 2, seconds: 12) == "make test failed with status 2 after 12 seconds")
   }
 
   @Test func templatesFromTheEnvironmentFillEveryPlaceholder() {
@@ -111,9 +112,10 @@ import Testing
   }
 
   @Test func quotesEscapesAndOperatorsSplitTheLineAsTheShellWould() {
-    #expect(CommandWords("a 'b | c' \"d;e\" f\\ g | h; i && j || k & l (m)").commands == [
-      ["a", "b | c", "d;e", "f g"], ["h"], ["i"], ["j"], ["k"], ["l"], ["m"],
-    ])
+    #expect(
+      CommandWords("a 'b | c' \"d;e\" f\\ g | h; i && j || k & l (m)").commands == [
+        ["a", "b | c", "d;e", "f g"], ["h"], ["i"], ["j"], ["k"], ["l"], ["m"],
+      ])
     #expect(CommandWords("make 2>&1 | tee log").programs == ["make", "tee"])
   }
 }
@@ -174,7 +176,8 @@ import Testing
 
         """)
     let overTCP = SSHConfigLines.text(
-      host: "h", remotePath: "/run/user/1/announce-speechd.sock", local: .inetSocket(host: "127.0.0.1", port: 6560))
+      host: "h", remotePath: "/run/user/1/announce-speechd.sock",
+      local: .inetSocket(host: "127.0.0.1", port: 6560))
     #expect(overTCP.contains("RemoteForward /run/user/1/announce-speechd.sock 127.0.0.1:6560\n"))
   }
 
@@ -197,7 +200,8 @@ import Testing
   }
 
   @Test func thePartThatFailedIsNamed() {
-    #expect(sentence("true | false", status: 1, pipeStatus: [0, 1]) == "false failed with status 1 after 2 seconds")
+    #expect(
+      sentence("true | false", status: 1, pipeStatus: [0, 1]) == "false failed with status 1 after 2 seconds")
     #expect(
       sentence("cd x && make all | tee log", status: 2, pipeStatus: [2, 0])
         == "make all failed with status 2 after 2 seconds")

@@ -105,7 +105,9 @@ import Testing
   }
 
   @Test func detachRefusesOptionsWhoseOutputWouldBeLost() {
-    for arguments in [["--detach", "--json", "x"], ["--detach", "-v", "x"], ["--detach", "--list-modules"]] {
+    for arguments in [
+      ["--detach", "--json", "x"], ["--detach", "-v", "x"], ["--detach", "--list-modules"],
+    ] {
       #expect(throws: (any Error).self, "\(arguments)") { try Announce.parse(arguments) }
     }
   }

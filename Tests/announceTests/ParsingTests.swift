@@ -36,7 +36,8 @@ import Testing
   }
 
   @Test func aUsageErrorIsOneLineNamingTheHelp() {
-    let message = "Error: --rate must be a whole number from -100 to 100, not 500.\nUsage: announce [<options>] [<texts> ...]\n  See 'announce --help' for more information."
+    let message =
+      "Error: --rate must be a whole number from -100 to 100, not 500.\nUsage: announce [<options>] [<texts> ...]\n  See 'announce --help' for more information."
     #expect(
       OneLineErrors.sentence(message, commandName: "announce")
         == "announce: --rate must be a whole number from -100 to 100, not 500 (see announce --help).")

@@ -28,7 +28,8 @@ import Testing
     event.resumeAt = 5
     #expect(
       EventJSON.line(for: event)
-        == "{\"event\":\"attempt\",\"id\":1,\"text\":\"One. Två. Three.\",\"attempt\":2,\"time\":1.000,\"resumeAt\":5}")
+        == "{\"event\":\"attempt\",\"id\":1,\"text\":\"One. Två. Three.\",\"attempt\":2,\"time\":1.000,\"resumeAt\":5}"
+    )
     #expect(EventDescription.line(for: event).hasSuffix("attempt 2, resuming at \"Två. Three.\""))
     event.resumeAt = nil
     #expect(!EventJSON.line(for: event).contains("resumeAt"))

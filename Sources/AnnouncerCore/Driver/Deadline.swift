@@ -15,7 +15,8 @@ enum Deadline {
     return await withCheckedContinuation { continuation in
       once.set(continuation)
       queue.async { once.resume(with: work()) }
-      let nanoseconds = bound.components.seconds * 1_000_000_000 + bound.components.attoseconds / 1_000_000_000
+      let nanoseconds =
+        bound.components.seconds * 1_000_000_000 + bound.components.attoseconds / 1_000_000_000
       DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
         once.resume(with: nil)
       }
@@ -23,7 +24,9 @@ enum Deadline {
   }
 
   /// Waits for `work`, at most `bound`; returns whether it finished.
-  static func wait(atMost bound: Duration, for work: @escaping @Sendable () async -> Void) async
+  static func wait(
+    atMost bound: Duration, for work: @escaping @Sendable () async -> Void
+  ) async
     -> Bool
   {
     let once = OnceBox<Bool>()

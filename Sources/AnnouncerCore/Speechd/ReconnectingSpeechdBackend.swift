@@ -75,7 +75,9 @@ package final class ReconnectingSpeechdBackend: SpeechBackend, VoiceListing {
     supervisor.withLock { $0 = task }
   }
 
-  private func reconnect(to address: SpeechdAddress, isForwarded: Bool, appName: String) async
+  private func reconnect(
+    to address: SpeechdAddress, isForwarded: Bool, appName: String
+  ) async
     -> SpeechdClient?
   {
     var pause = Self.firstPause

@@ -43,7 +43,9 @@ enum SSMLDocument {
     guard let close = bytes.ranges(of: Array("</speak>".utf8)).last else {
       return "<speak>\(document)\(markElement(mark))</speak>"
     }
-    return String(decoding: bytes[..<close.lowerBound] + Array(markElement(mark).utf8) + bytes[close.lowerBound...], as: UTF8.self)
+    return String(
+      decoding: bytes[..<close.lowerBound] + Array(markElement(mark).utf8) + bytes[close.lowerBound...],
+      as: UTF8.self)
   }
 
   /// A message that says nothing at all: a single space. Measured with espeak-ng,

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-
 /// A threaded connection to speech-dispatcher through libspeechd.
 ///
 /// It only relays: ``say(_:)`` sends one SSML message and returns its id,
@@ -138,7 +137,9 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
   /// The settings a new connection holds: the daemon's defaults, including the user's
   /// `DefaultRate`, `DefaultModule` and the like. A value the daemon does not report
   /// keeps speech-dispatcher's built-in default.
-  private static func readSettings(of connection: UnsafeMutablePointer<SPDConnection>)
+  private static func readSettings(
+    of connection: UnsafeMutablePointer<SPDConnection>
+  )
     -> ConnectionSettings
   {
     var settings = ConnectionSettings()
@@ -161,9 +162,10 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
     if spd_execute_command_with_reply(connection, "GET punctuation", &reply) == 0, let reply {
       let lines = String(cString: reply).split(whereSeparator: \.isNewline)
       free(reply)
-      settings.punctuation = lines.lazy.compactMap { line in
-        line.hasPrefix("251-") ? VoiceOptions.Punctuation(rawValue: String(line.dropFirst(4))) : nil
-      }.first
+      settings.punctuation =
+        lines.lazy.compactMap { line in
+          line.hasPrefix("251-") ? VoiceOptions.Punctuation(rawValue: String(line.dropFirst(4))) : nil
+        }.first
     } else {
       free(reply)
     }
@@ -346,14 +348,17 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
     for change in target.changes(from: onConnection) where !Self.send(change, on: connection) {
       onConnection = nil
       return SpeechBackendError(
-        "speech-dispatcher at \(address) refused \(change.phrase); check the value, or its log in ~/.cache/speech-dispatcher/log.")
+        "speech-dispatcher at \(address) refused \(change.phrase); check the value, or its log in ~/.cache/speech-dispatcher/log."
+      )
     }
     onConnection = target
     return nil
   }
 
   /// Sends one `SET`; `true` when speech-dispatcher accepted it.
-  private static func send(_ change: SettingChange, on connection: UnsafeMutablePointer<SPDConnection>)
+  private static func send(
+    _ change: SettingChange, on connection: UnsafeMutablePointer<SPDConnection>
+  )
     -> Bool
   {
     // Names go into protocol lines verbatim, so an unsafe one is refused here.
@@ -384,7 +389,9 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
     continuation.finish()
   }
 
-  private func onLibspeechd<T: Sendable>(_ body: @escaping @Sendable (SpeechdClient) -> T) async
+  private func onLibspeechd<T: Sendable>(
+    _ body: @escaping @Sendable (SpeechdClient) -> T
+  ) async
     -> T
   {
     await withCheckedContinuation { continuation in

@@ -119,7 +119,9 @@ package struct AnnouncementQueue: Sendable {
   }
 
   /// A message was given an id by the speech service.
-  package mutating func submissionAccepted(_ submission: SubmissionID, messageID: MessageID, now: Duration)
+  package mutating func submissionAccepted(
+    _ submission: SubmissionID, messageID: MessageID, now: Duration
+  )
     -> [Action]
   {
     routeToInFlight(for: submission.announcement, now: now) {
@@ -161,7 +163,9 @@ package struct AnnouncementQueue: Sendable {
 
   /// Gives up every waiting announcement for `reason`; returns how many that
   /// was, counting those merged into them, and the actions that say so.
-  private mutating func giveUpWaiting(_ reason: GiveUpReason, now: Duration)
+  private mutating func giveUpWaiting(
+    _ reason: GiveUpReason, now: Duration
+  )
     -> (count: Int, actions: [Action])
   {
     var count = 0

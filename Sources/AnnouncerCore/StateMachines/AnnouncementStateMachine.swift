@@ -345,7 +345,9 @@ struct AnnouncementStateMachine {
     return sendAttempt(now: now)
   }
 
-  private mutating func attemptEvent(_ event: SpeechEvent, attempt: Attempt, now: Duration)
+  private mutating func attemptEvent(
+    _ event: SpeechEvent, attempt: Attempt, now: Duration
+  )
     -> [Action]
   {
     var attempt = attempt
@@ -429,7 +431,9 @@ struct AnnouncementStateMachine {
     }
   }
 
-  private mutating func checkAnswered(_ verdict: QuietProbe.Verdict, now: Duration)
+  private mutating func checkAnswered(
+    _ verdict: QuietProbe.Verdict, now: Duration
+  )
     -> [Action]
   {
     guard case .attempting(var attempt) = state else { return [] }

@@ -21,7 +21,9 @@ struct ResumePoint: Equatable {
 
   /// Plans an attempt that speaks `text` from ``start`` up to `end`, with a mark at
   /// each sentence boundary when `withMarks` is true. Returns what to say and its marks.
-  mutating func planAttempt(of text: String, upTo end: String.Index, withMarks: Bool)
+  mutating func planAttempt(
+    of text: String, upTo end: String.Index, withMarks: Bool
+  )
     -> (text: String, marks: [SpeechRequest.IndexMark])
   {
     boundaries = [:]

@@ -36,13 +36,17 @@ package enum SSMLValidator {
   private static func describe(_ error: LibXML2Parse.Failure) -> String {
     switch Int(error.code) {
     case Int(XML_ERR_INTERNAL_ERROR.rawValue) where error.message.contains("depth"):
-      return "the SSML nests elements more than \(maximumDepth) deep, the most the XML parser (libxml2) accepts"
+      return
+        "the SSML nests elements more than \(maximumDepth) deep, the most the XML parser (libxml2) accepts"
     case Int(XML_ERR_NAME_TOO_LONG.rawValue):
-      return "the SSML has a name longer than \(maximumNameBytes) bytes, the most the XML parser (libxml2) accepts"
+      return
+        "the SSML has a name longer than \(maximumNameBytes) bytes, the most the XML parser (libxml2) accepts"
     case Int(XML_ERR_ENTITY_LOOP.rawValue):
-      return "the SSML defines entities that refer to themselves or expand too far, which the XML parser (libxml2) refuses"
+      return
+        "the SSML defines entities that refer to themselves or expand too far, which the XML parser (libxml2) refuses"
     default:
-      return "the SSML is not well-formed XML at line \(error.line), column \(error.column): \(reason(error.code))"
+      return
+        "the SSML is not well-formed XML at line \(error.line), column \(error.column): \(reason(error.code))"
     }
   }
 

@@ -40,7 +40,9 @@ package enum SentenceBoundaries {
         // A line ending in punctuation gets its mark before that punctuation.
         let mark = startOfTerminatorRun(in: text, before: index, from: range.lowerBound) ?? index
         let next = skipWhitespace(in: text, from: index, to: range.upperBound)
-        if next < range.upperBound, mark > range.lowerBound { boundaries.append(Boundary(mark: mark, next: next)) }
+        if next < range.upperBound, mark > range.lowerBound {
+          boundaries.append(Boundary(mark: mark, next: next))
+        }
         index = next
         continue
       }
@@ -73,7 +75,9 @@ package enum SentenceBoundaries {
     find(in: text, within: text.startIndex..<text.endIndex)
   }
 
-  private static func skipWhitespace(in text: String, from start: String.Index, to end: String.Index)
+  private static func skipWhitespace(
+    in text: String, from start: String.Index, to end: String.Index
+  )
     -> String.Index
   {
     var index = start

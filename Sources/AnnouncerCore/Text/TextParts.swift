@@ -14,7 +14,9 @@ package enum TextParts {
   package static let longestPart = 500
 
   /// The ranges of `text`'s parts, in order; one range when it is short enough.
-  package static func split(_ text: String, longest: Int = longestPart)
+  package static func split(
+    _ text: String, longest: Int = longestPart
+  )
     -> [Range<String.Index>]
   {
     precondition(longest > 1, "A part holds at least two characters.")
@@ -30,7 +32,9 @@ package enum TextParts {
   }
 
   /// Where the part starting at `start` ends.
-  private static func endOfPart(in text: String, from start: String.Index, longest: Int)
+  private static func endOfPart(
+    in text: String, from start: String.Index, longest: Int
+  )
     -> String.Index
   {
     var afterSentence: String.Index?

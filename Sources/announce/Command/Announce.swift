@@ -42,7 +42,8 @@ struct Announce: AsyncParsableCommand {
     try output.validate()
     if texts.count > 1 && texts.contains("-") {
       throw ValidationError(
-        "\"-\" reads standard input and must be the only TEXT; give the texts without \"-\", or pipe them all in.")
+        "\"-\" reads standard input and must be the only TEXT; give the texts without \"-\", or pipe them all in."
+      )
     }
     if output.input == .json && !readsStandardInput {
       throw ValidationError("--input json reads standard input; give no TEXT, or \"-\".")

@@ -47,7 +47,9 @@ final class AnnounceSession: Sendable {
   }
 
   /// Announces every line, waits until each has its outcome, and sums up.
-  func run(_ lines: AsyncStream<InputLines.Line>, format: OutputOptions.InputFormat, ssml: Bool)
+  func run(
+    _ lines: AsyncStream<InputLines.Line>, format: OutputOptions.InputFormat, ssml: Bool
+  )
     async -> RunSummary
   {
     let events = announcer.events()
@@ -128,7 +130,9 @@ final class AnnounceSession: Sendable {
   }
 
   /// `announcement`, or a rejection when it names a module, voice or language speech-dispatcher lacks.
-  private func checked(_ announcement: Result<Announcement, LineError>) async -> Result<Announcement, LineError> {
+  private func checked(
+    _ announcement: Result<Announcement, LineError>
+  ) async -> Result<Announcement, LineError> {
     guard case .success(let found) = announcement, found.voice != defaults.voice, let catalog,
       let problem = await catalog.problem(with: found.voice)
     else { return announcement }

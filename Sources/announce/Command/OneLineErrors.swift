@@ -31,7 +31,8 @@ enum OneLineErrors {
   private static func exit<Command: ParsableCommand>(_ command: Command.Type, _ error: any Error) -> Never {
     let code = Command.exitCode(for: error)
     if code == .success || error is ExitCode { Command.exit(withError: error) }
-    let line = sentence(Command.message(for: error), commandName: Command.configuration.commandName ?? "announce")
+    let line = sentence(
+      Command.message(for: error), commandName: Command.configuration.commandName ?? "announce")
     FileHandle.standardError.write(Data((line + "\n").utf8))
     Foundation.exit(code.rawValue)
   }

@@ -38,7 +38,8 @@ struct AnnouncerOptions: ParsableArguments {
 
   @Flag(
     help:
-      "A retry repeats the whole text; by default a retry of plain text resumes at the sentence that was cut off.")
+      "A retry repeats the whole text; by default a retry of plain text resumes at the sentence that was cut off."
+  )
   var restart = false
 
   @Option(
@@ -67,7 +68,8 @@ struct AnnouncerOptions: ParsableArguments {
     } else if let text = environment["ANNOUNCE_TIMEOUT"], !text.isEmpty {
       guard let value = Double(text), Announcement.acceptsWait(value) else {
         throw ValidationError(
-          "ANNOUNCE_TIMEOUT=\(text) is not a number of seconds from 0 to 86400; set it to one, such as 3, or unset it.")
+          "ANNOUNCE_TIMEOUT=\(text) is not a number of seconds from 0 to 86400; set it to one, such as 3, or unset it."
+        )
       }
       resolvedTimeout = value
     }
@@ -79,7 +81,8 @@ struct AnnouncerOptions: ParsableArguments {
     } else if let text = environment["ANNOUNCE_PRIORITY"], !text.isEmpty {
       guard let value = SpeechPriority(rawValue: text) else {
         throw ValidationError(
-          "ANNOUNCE_PRIORITY=\(text) is not a priority; use one of \(SpeechPriority.allValueStrings.joined(separator: ", ")), or unset it.")
+          "ANNOUNCE_PRIORITY=\(text) is not a priority; use one of \(SpeechPriority.allValueStrings.joined(separator: ", ")), or unset it."
+        )
       }
       resolvedPriority = value
     }
@@ -91,7 +94,8 @@ struct AnnouncerOptions: ParsableArguments {
     } else if let text = environment["ANNOUNCE_MAX_QUEUE"], !text.isEmpty {
       guard let value = Int(text), Self.maxQueueRange.contains(value) else {
         throw ValidationError(
-          "ANNOUNCE_MAX_QUEUE=\(text) is not a whole number from 1 to 1000000; set it to one, such as 50, or unset it.")
+          "ANNOUNCE_MAX_QUEUE=\(text) is not a whole number from 1 to 1000000; set it to one, such as 50, or unset it."
+        )
       }
       resolvedMaxQueue = value
     }
@@ -103,38 +107,57 @@ struct AnnouncerOptions: ParsableArguments {
 
 /// How the voice sounds: the options spd-say has.
 struct VoiceArguments: ParsableArguments {
-  @Option(name: [.customShort("r"), .long], parsing: .unconditional, help: ArgumentHelp("Speaking rate, -100 to 100 (default: ANNOUNCE_RATE).", valueName: "rate"))
+  @Option(
+    name: [.customShort("r"), .long], parsing: .unconditional,
+    help: ArgumentHelp("Speaking rate, -100 to 100 (default: ANNOUNCE_RATE).", valueName: "rate"))
   var rate: Int?
 
-  @Option(name: [.customShort("p"), .long], parsing: .unconditional, help: ArgumentHelp("Pitch, -100 to 100.", valueName: "pitch"))
+  @Option(
+    name: [.customShort("p"), .long], parsing: .unconditional,
+    help: ArgumentHelp("Pitch, -100 to 100.", valueName: "pitch"))
   var pitch: Int?
 
-  @Option(name: [.customShort("R"), .long], parsing: .unconditional, help: ArgumentHelp("Pitch range, -100 to 100.", valueName: "range"))
+  @Option(
+    name: [.customShort("R"), .long], parsing: .unconditional,
+    help: ArgumentHelp("Pitch range, -100 to 100.", valueName: "range"))
   var pitchRange: Int?
 
-  @Option(name: [.customShort("i"), .long], parsing: .unconditional, help: ArgumentHelp("Volume, -100 to 100.", valueName: "volume"))
+  @Option(
+    name: [.customShort("i"), .long], parsing: .unconditional,
+    help: ArgumentHelp("Volume, -100 to 100.", valueName: "volume"))
   var volume: Int?
 
-  @Option(name: [.customShort("l"), .long], help: ArgumentHelp("Language, such as en or de (default: ANNOUNCE_LANGUAGE).", valueName: "language"))
+  @Option(
+    name: [.customShort("l"), .long],
+    help: ArgumentHelp("Language, such as en or de (default: ANNOUNCE_LANGUAGE).", valueName: "language"))
   var language: String?
 
-  @Option(name: [.customShort("y"), .long], help: ArgumentHelp("Synthesis voice, as listed by --list-voices (default: ANNOUNCE_VOICE).", valueName: "voice"))
+  @Option(
+    name: [.customShort("y"), .long],
+    help: ArgumentHelp(
+      "Synthesis voice, as listed by --list-voices (default: ANNOUNCE_VOICE).", valueName: "voice"))
   var voice: String?
 
   @Option(help: ArgumentHelp("Symbolic voice type.", valueName: "type"))
   var voiceType: VoiceOptions.VoiceType?
 
-  @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Output module, such as espeak-ng (default: ANNOUNCE_MODULE).", valueName: "module"))
+  @Option(
+    name: [.customShort("o"), .long],
+    help: ArgumentHelp("Output module, such as espeak-ng (default: ANNOUNCE_MODULE).", valueName: "module"))
   var outputModule: String?
 
-  @Option(name: [.customShort("m"), .long], help: ArgumentHelp("How much punctuation is spoken.", valueName: "level"))
+  @Option(
+    name: [.customShort("m"), .long],
+    help: ArgumentHelp("How much punctuation is spoken.", valueName: "level"))
   var punctuation: VoiceOptions.Punctuation?
 
   @Flag(name: [.customShort("s"), .long], help: "Spell the text letter by letter.")
   var spell = false
 
   mutating func resolve(environment: [String: String]) throws {
-    for (name, value) in [("--rate", rate), ("--pitch", pitch), ("--pitch-range", pitchRange), ("--volume", volume)] {
+    for (name, value) in [
+      ("--rate", rate), ("--pitch", pitch), ("--pitch-range", pitchRange), ("--volume", volume),
+    ] {
       if let value, !VoiceOptions.levelRange.contains(value) {
         throw ValidationError("\(name) must be a whole number from -100 to 100, not \(value).")
       }
@@ -159,7 +182,8 @@ struct VoiceArguments: ParsableArguments {
   private func fromEnvironment(_ name: String, _ environment: [String: String]) throws -> String? {
     guard let text = environment[name], !text.isEmpty else { return nil }
     guard isSingleWord(text) else {
-      throw ValidationError("\(name)=\(text) is not a single word; set it to a name such as en or espeak-ng, or unset it.")
+      throw ValidationError(
+        "\(name)=\(text) is not a single word; set it to a name such as en or espeak-ng, or unset it.")
     }
     return text
   }
@@ -183,13 +207,21 @@ struct OutputOptions: ParsableArguments {
     case lines, json
   }
 
-  @Option(help: ArgumentHelp("speech-dispatcher address, as in SPEECHD_ADDRESS: unix_socket:PATH or inet_socket:HOST:PORT.", valueName: "address"))
+  @Option(
+    help: ArgumentHelp(
+      "speech-dispatcher address, as in SPEECHD_ADDRESS: unix_socket:PATH or inet_socket:HOST:PORT.",
+      valueName: "address"))
   var address: String?
 
-  @Option(name: [.customShort("N"), .long], help: ArgumentHelp("Client name shown by speech-dispatcher.", valueName: "name"))
+  @Option(
+    name: [.customShort("N"), .long],
+    help: ArgumentHelp("Client name shown by speech-dispatcher.", valueName: "name"))
   var appName = "announce"
 
-  @Option(help: ArgumentHelp("How standard input is read: one announcement per line, or one JSON object per line.", valueName: "format"))
+  @Option(
+    help: ArgumentHelp(
+      "How standard input is read: one announcement per line, or one JSON object per line.",
+      valueName: "format"))
   var input: InputFormat = .lines
 
   @Flag(name: .shortAndLong, help: "Print one plain line per event on standard error.")
@@ -207,7 +239,10 @@ struct OutputOptions: ParsableArguments {
   @Flag(help: "List the synthesis voices of the chosen module and language, and exit.")
   var listVoices = false
 
-  @Flag(help: "Check the input and the connection, then deliver in the background and exit 0 at once; outcomes go to ~/.local/state/announce/log.jsonl.")
+  @Flag(
+    help:
+      "Check the input and the connection, then deliver in the background and exit 0 at once; outcomes go to ~/.local/state/announce/log.jsonl."
+  )
   var detach = false
 
   /// Set in the background process that `--detach` starts; see ``Detach``.
@@ -216,15 +251,18 @@ struct OutputOptions: ParsableArguments {
 
   func validate() throws {
     if detach && (listModules || listVoices) {
-      throw ValidationError("--detach delivers announcements; leave it out with --list-modules and --list-voices.")
+      throw ValidationError(
+        "--detach delivers announcements; leave it out with --list-modules and --list-voices.")
     }
     if detach && (json || verbose) {
       throw ValidationError(
-        "--detach returns before anything is spoken, so \(json ? "--json" : "--verbose") would print nothing; leave it out and read the outcomes in ~/.local/state/announce/log.jsonl.")
+        "--detach returns before anything is spoken, so \(json ? "--json" : "--verbose") would print nothing; leave it out and read the outcomes in ~/.local/state/announce/log.jsonl."
+      )
     }
     if let address, SpeechdAddress.parse(address) == nil {
       throw ValidationError(
-        "--address \"\(address)\" is not a speech-dispatcher address; use unix_socket:PATH or inet_socket:HOST:PORT.")
+        "--address \"\(address)\" is not a speech-dispatcher address; use unix_socket:PATH or inet_socket:HOST:PORT."
+      )
     }
     if verbose && quiet {
       throw ValidationError("--verbose and --quiet contradict each other; choose one.")

@@ -39,7 +39,9 @@ enum Detach {
   /// - Parameters:
   ///   - arguments: the command's own arguments, without the program name.
   ///   - passesStandardInput: whether the child reads the parent's standard input.
-  static func spawnChild(arguments: [String], passesStandardInput: Bool) throws(DetachError)
+  static func spawnChild(
+    arguments: [String], passesStandardInput: Bool
+  ) throws(DetachError)
     -> pid_t
   {
     markDescriptorsCloseOnExec()

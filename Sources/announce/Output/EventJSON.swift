@@ -37,7 +37,9 @@ enum EventJSON {
   }
 
   /// The JSON line for an input line that was rejected.
-  static func rejected(lineNumber: Int, input: String, reason: String, time: Duration)
+  static func rejected(
+    lineNumber: Int, input: String, reason: String, time: Duration
+  )
     -> String
   {
     var object = Object()

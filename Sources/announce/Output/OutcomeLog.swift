@@ -25,7 +25,9 @@ struct OutcomeLog: EventSink {
 
   /// The log for this user: `$XDG_STATE_HOME/announce/log.jsonl`, or
   /// `~/.local/state/announce/log.jsonl` when that variable is unset or not absolute.
-  static func forUser(environment: [String: String] = ProcessInfo.processInfo.environment)
+  static func forUser(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  )
     -> OutcomeLog
   {
     OutcomeLog(path: defaultPath(environment: environment))
@@ -101,7 +103,8 @@ struct OutcomeLog: EventSink {
       let digits = String(value)
       return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
-    var text = padded(Int(local.tm_year) + 1900, 4) + "-" + padded(Int(local.tm_mon) + 1, 2) + "-"
+    var text =
+      padded(Int(local.tm_year) + 1900, 4) + "-" + padded(Int(local.tm_mon) + 1, 2) + "-"
       + padded(Int(local.tm_mday), 2) + "T" + padded(Int(local.tm_hour), 2) + ":"
       + padded(Int(local.tm_min), 2) + ":" + padded(Int(local.tm_sec), 2) + "."
       + padded(milliseconds, 3)

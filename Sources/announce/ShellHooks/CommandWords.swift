@@ -82,7 +82,6 @@ struct CommandWords {
     return result.joined(separator: " ")
   }
 
-
   /// Whether `word` reads well as part of a name: no option, redirection, expansion or long blob.
   private static func isSpeakableArgument(_ word: String) -> Bool {
     guard let first = word.first, first != "-", word.count <= 30 else { return false }

@@ -98,7 +98,8 @@ enum HookMessage {
     }
     let name = shortName.isEmpty ? unknownCommand : shortName
     let format = command.status == 0 ? settings.successFormat : settings.failureFormat
-    let sentence = format
+    let sentence =
+      format
       .replacingBytes(of: "{command}", with: name)
       .replacingBytes(of: "{status}", with: String(command.status))
       .replacingBytes(of: "{duration}", with: SpokenDuration.text(seconds: command.seconds))
@@ -122,7 +123,9 @@ enum SpokenDuration {
     return pair(hours / 24, "day", hours % 24, "hour")
   }
 
-  private static func pair(_ large: Int, _ largeUnit: String, _ small: Int, _ smallUnit: String)
+  private static func pair(
+    _ large: Int, _ largeUnit: String, _ small: Int, _ smallUnit: String
+  )
     -> String
   {
     small == 0 ? count(large, largeUnit) : count(large, largeUnit) + " " + count(small, smallUnit)

@@ -72,7 +72,8 @@ final class Running: Sendable {
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    let environmentList = (environment ?? ProcessInfo.processInfo.environment)
+    let environmentList =
+      (environment ?? ProcessInfo.processInfo.environment)
       .map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       for pointer in argv { free(pointer) }

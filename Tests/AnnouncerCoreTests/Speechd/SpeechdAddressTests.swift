@@ -5,7 +5,9 @@ import Testing
 
 @Suite struct SpeechdAddressTests {
   @Test func parsesTheSyntaxOfSpeechdAddress() {
-    #expect(SpeechdAddress.parse("unix_socket:/run/s.sock") == .unixSocket(path: "/run/s.sock", isUserDefault: false))
+    #expect(
+      SpeechdAddress.parse("unix_socket:/run/s.sock")
+        == .unixSocket(path: "/run/s.sock", isUserDefault: false))
     #expect(SpeechdAddress.parse("inet_socket") == .inetSocket(host: "127.0.0.1", port: 6560))
     #expect(SpeechdAddress.parse("inet_socket:example.org") == .inetSocket(host: "example.org", port: 6560))
     #expect(SpeechdAddress.parse("inet_socket:127.0.0.1:7000") == .inetSocket(host: "127.0.0.1", port: 7000))
@@ -44,14 +46,20 @@ import Testing
   @Test func theUnreachableSentenceNamesTheAddressTheCauseAndTheFix() {
     let detail =
       "Error: Can't connect to unix socket /run/x.sock: No such file or directory. Autospawn: Autospawn disabled"
-    let error = SpeechdConnectError.unreachable(.unixSocket(path: "/run/x.sock", isUserDefault: false), detail: detail)
+    let error = SpeechdConnectError.unreachable(
+      .unixSocket(path: "/run/x.sock", isUserDefault: false), detail: detail)
     #expect(
       error.description
-        == "announce could not reach speech-dispatcher at the unix socket /run/x.sock: no such file or directory; start speech-dispatcher at that address, or correct --address or SPEECHD_ADDRESS.")
+        == "announce could not reach speech-dispatcher at the unix socket /run/x.sock: no such file or directory; start speech-dispatcher at that address, or correct --address or SPEECHD_ADDRESS."
+    )
     let spawnFailed = SpeechdConnectError.unreachable(
       .unixSocket(path: "/run/d.sock", isUserDefault: true),
-      detail: "Error: Can't connect to unix socket /run/d.sock: Connection refused. Autospawn: Autospawn failed. Spawn error 8: not found")
-    #expect(spawnFailed.description.contains("connection refused, and starting it failed; install the speech-dispatcher package"))
+      detail:
+        "Error: Can't connect to unix socket /run/d.sock: Connection refused. Autospawn: Autospawn failed. Spawn error 8: not found"
+    )
+    #expect(
+      spawnFailed.description.contains(
+        "connection refused, and starting it failed; install the speech-dispatcher package"))
   }
 }
 
@@ -125,10 +133,12 @@ import Testing
     let nothing = SpeechdConnectError.nothingForwarded(
       forwardedPath: "/run/user/7/announce-speechd.sock",
       local: .unixSocket(path: "/run/user/7/speech-dispatcher/speechd.sock", isUserDefault: true),
-      detail: "Error: Can't connect to unix socket /x: No such file or directory. Autospawn: Autospawn failed.")
+      detail:
+        "Error: Can't connect to unix socket /x: No such file or directory. Autospawn: Autospawn failed.")
     #expect(
       nothing.description
-        == "announce found no speech-dispatcher socket forwarded over SSH at /run/user/7/announce-speechd.sock and could not reach speech-dispatcher at the unix socket /run/user/7/speech-dispatcher/speechd.sock: no such file or directory, and starting it failed; forward the one on your own machine with the lines of announce init ssh, or start speech-dispatcher here.")
+        == "announce found no speech-dispatcher socket forwarded over SSH at /run/user/7/announce-speechd.sock and could not reach speech-dispatcher at the unix socket /run/user/7/speech-dispatcher/speechd.sock: no such file or directory, and starting it failed; forward the one on your own machine with the lines of announce init ssh, or start speech-dispatcher here."
+    )
     let stale = SpeechdConnectError.staleForward(path: "/run/user/7/announce-speechd.sock", removed: true)
     #expect(stale.description.contains("/run/user/7/announce-speechd.sock"))
     #expect(stale.description.contains("announce removed it"))

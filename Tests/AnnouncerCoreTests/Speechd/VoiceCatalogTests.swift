@@ -73,7 +73,8 @@ private final class CountingListing: VoiceListing {
 
 @Suite struct SynthesisVoiceListTests {
   @Test func aRawVoiceListIsParsedLineByLine() {
-    let reply = "249-Afrikaans\taf\tnone\r\n249-English (America)+Adam\ten-US\tAdam\r\n249 OK VOICE LIST SENT\r\n"
+    let reply =
+      "249-Afrikaans\taf\tnone\r\n249-English (America)+Adam\ten-US\tAdam\r\n249 OK VOICE LIST SENT\r\n"
     #expect(
       SynthesisVoice.parseList(reply) == [
         SynthesisVoice(name: "Afrikaans", language: "af", variant: "none"),

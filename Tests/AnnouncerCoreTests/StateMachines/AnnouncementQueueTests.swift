@@ -163,7 +163,9 @@ import Testing
   }
 
   /// Lets the attempt in flight begin at `now` and stall: its progress check gets no answer.
-  func stall(_ queue: inout TurnGrantingQueue, _ attempt: SubmissionID, id: MessageID, now: Duration)
+  func stall(
+    _ queue: inout TurnGrantingQueue, _ attempt: SubmissionID, id: MessageID, now: Duration
+  )
     -> [Action]
   {
     _ = queue.submissionAccepted(attempt, messageID: id, now: now)

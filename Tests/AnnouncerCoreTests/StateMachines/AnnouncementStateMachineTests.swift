@@ -23,7 +23,9 @@ import Testing
 
   /// Starts `m` at `now` and gives its first message id `id`; returns the submit serial.
   @discardableResult
-  func startAccepted(_ m: inout AnnouncementStateMachine, id: MessageID, now: Duration = .zero)
+  func startAccepted(
+    _ m: inout AnnouncementStateMachine, id: MessageID, now: Duration = .zero
+  )
     -> Int
   {
     let actions = started(&m, now: now)
@@ -58,7 +60,8 @@ import Testing
   @Test func heardWhenEndFollowsOurFinalMark() {
     var m = machine()
     let start = started(&m)
-    #expect(start == [.report(.attempt), .submit(SpeechRequest(attemptOf: Announcement("Saved")), serial: 1)])
+    #expect(
+      start == [.report(.attempt), .submit(SpeechRequest(attemptOf: Announcement("Saved")), serial: 1)])
     #expect(m.submissionAccepted(serial: 1, id: 7, now: .milliseconds(2)) == [])
     #expect(m.handle(.began(7), now: .milliseconds(5)) == [.report(.begin)])
     #expect(m.handle(.indexMark(7, name: final), now: .milliseconds(490)) == [.report(.mark(final))])
@@ -73,7 +76,10 @@ import Testing
     var m = machine()
     startAccepted(&m, id: 7)
     _ = m.handle(.began(7), now: .milliseconds(5))
-    #expect(m.handle(.ended(7), now: .seconds(1)) == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(1)))])
+    #expect(
+      m.handle(.ended(7), now: .seconds(1)) == [
+        .releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(1))),
+      ])
   }
 
   @Test func endWithoutOurFinalMarkWhileMarksWereReportedIsAnInterruption() {
@@ -97,7 +103,11 @@ import Testing
     #expect(m.handle(.ended(7), now: .milliseconds(3)) == [])
     #expect(m.outcome == nil)
     let actions = m.submissionAccepted(serial: serial, id: 7, now: .milliseconds(4))
-    #expect(actions == [.report(.begin), .report(.mark(final)), .releaseTurn, .finish(.spoken(attempts: 1, duration: .milliseconds(4)))])
+    #expect(
+      actions == [
+        .report(.begin), .report(.mark(final)), .releaseTurn,
+        .finish(.spoken(attempts: 1, duration: .milliseconds(4))),
+      ])
   }
 
   @Test func earlyCancelIsAnInterruption() {
@@ -119,7 +129,10 @@ import Testing
     #expect(m.handle(.ended(8), now: .milliseconds(4)) == [])
     #expect(m.outcome == nil)
     #expect(m.handle(.began(7), now: .milliseconds(5)) == [.report(.begin)])
-    #expect(m.handle(.ended(7), now: .seconds(1)) == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(1)))])
+    #expect(
+      m.handle(.ended(7), now: .seconds(1)) == [
+        .releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(1))),
+      ])
   }
 
   @Test func aFloodOfStaleEarlyEventsIsBounded() {
@@ -244,7 +257,10 @@ import Testing
     startAccepted(&m, id: 7)
     _ = m.handle(.began(7), now: .milliseconds(5))
     stillPlaying(&m, at: .seconds(4))
-    #expect(m.handle(.ended(7), now: .seconds(9)) == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(9)))])
+    #expect(
+      m.handle(.ended(7), now: .seconds(9)) == [
+        .releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(9))),
+      ])
   }
 
   @Test func theWindowClosingWhileWaitingForQuietGivesUp() {
@@ -270,7 +286,10 @@ import Testing
     startAccepted(&m, id: 7)
     let probe = probeSerial(m.handle(.cancelled(7), now: .milliseconds(900)))
     _ = m.submissionAccepted(serial: probe, id: 8, now: .milliseconds(900))
-    #expect(m.handle(.ended(8), now: .milliseconds(1000)) == [.releaseTurn, .finish(.gaveUp(.interruptedOutOfTime))])
+    #expect(
+      m.handle(.ended(8), now: .milliseconds(1000)) == [
+        .releaseTurn, .finish(.gaveUp(.interruptedOutOfTime)),
+      ])
     #expect(m.attempts == 1)
   }
 
@@ -286,7 +305,10 @@ import Testing
       guard let deadline = m.deadline else { break }
       now = deadline
       let actions = m.tick(now: now)
-      if let next = actions.firstSerial { serial = next; probes += 1 }
+      if let next = actions.firstSerial {
+        serial = next
+        probes += 1
+      }
     }
     #expect(m.outcome == .gaveUp(.interruptedOutOfTime))
     #expect(now == .seconds(3600))
@@ -308,7 +330,10 @@ import Testing
     var m = machine(timeout: .zero)
     startAccepted(&m, id: 7)
     _ = m.handle(.began(7), now: .milliseconds(5))
-    #expect(m.handle(.ended(7), now: .seconds(1)) == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(1)))])
+    #expect(
+      m.handle(.ended(7), now: .seconds(1)) == [
+        .releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(1))),
+      ])
   }
 
   // MARK: Stalls
@@ -385,7 +410,10 @@ import Testing
     #expect(m.deadline == checkAt)
     let again = probeSerial(m.tick(now: checkAt))
     _ = m.submissionAccepted(serial: again, id: 9, now: checkAt)
-    #expect(m.tick(now: checkAt + timing.probeAnswerBound) == [.cancelSpeech, .releaseTurn, .finish(.gaveUp(.stalled))])
+    #expect(
+      m.tick(now: checkAt + timing.probeAnswerBound) == [
+        .cancelSpeech, .releaseTurn, .finish(.gaveUp(.stalled)),
+      ])
   }
 
   @Test func noBeginAndAnUnansweredProbeIsAStall() {
@@ -409,7 +437,10 @@ import Testing
     #expect(m.handle(.cancelled(8), now: timing.beginBound) == [])
     #expect(m.deadline == timing.beginBound * 2)
     #expect(m.handle(.began(7), now: .seconds(7)) == [.report(.begin)])
-    #expect(m.handle(.ended(7), now: .seconds(8)) == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(8)))])
+    #expect(
+      m.handle(.ended(7), now: .seconds(8)) == [
+        .releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(8))),
+      ])
   }
 
   @Test func noBeginWhileBusyUntilTheWindowClosesWithdrawsTheMessage() {
@@ -438,7 +469,10 @@ import Testing
     startAccepted(&m, id: 7)
     let probe = probeSerial(m.handle(.cancelled(7), now: .seconds(1)))
     _ = m.submissionAccepted(serial: probe, id: 8, now: .seconds(1))
-    #expect(m.tick(now: .seconds(1) + timing.probeAnswerBound) == [.cancelSpeech, .releaseTurn, .finish(.gaveUp(.stalled))])
+    #expect(
+      m.tick(now: .seconds(1) + timing.probeAnswerBound) == [
+        .cancelSpeech, .releaseTurn, .finish(.gaveUp(.stalled)),
+      ])
   }
 
   // MARK: Connection, delay, cancel
@@ -471,7 +505,8 @@ import Testing
   @Test func aLostConnectionWithTimeoutZeroGivesUpAtOnce() {
     var m = machine(timeout: .zero)
     startAccepted(&m, id: 7)
-    #expect(m.handle(.connectionLost, now: .milliseconds(100)) == [.releaseTurn, .finish(.gaveUp(.disconnected))])
+    #expect(
+      m.handle(.connectionLost, now: .milliseconds(100)) == [.releaseTurn, .finish(.gaveUp(.disconnected))])
   }
 
   @Test func aLostConnectionWhileWaitingForQuietWaitsForIt() {

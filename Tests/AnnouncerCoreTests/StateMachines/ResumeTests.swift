@@ -60,7 +60,9 @@ import Testing
     }
   }
 
-  func attempt(_ announcement: Announcement = Announcement(text, retryTimeout: .seconds(30)))
+  func attempt(
+    _ announcement: Announcement = Announcement(text, retryTimeout: .seconds(30))
+  )
     -> Driver
   {
     var driver = Driver(announcement)
@@ -74,7 +76,9 @@ import Testing
     let request = driver.request!
     #expect(request.text == Self.text)
     #expect(request.marks.map(\.name) == [mark(1), mark(2), mark(3)])
-    let stops = request.marks.map { request.text[request.text.index(request.text.startIndex, offsetBy: $0.offset)] }
+    let stops = request.marks.map {
+      request.text[request.text.index(request.text.startIndex, offsetBy: $0.offset)]
+    }
     #expect(stops == [".", ".", "."])
   }
 
@@ -89,7 +93,8 @@ import Testing
     #expect(driver.request!.text == expected)
     #expect(driver.machine.attempts == 2)
     let resumeAt = driver.machine.resumeOffset
-    #expect(resumeAt == (sentence == 0 ? nil : Self.text.unicodeScalars.count - expected.unicodeScalars.count))
+    #expect(
+      resumeAt == (sentence == 0 ? nil : Self.text.unicodeScalars.count - expected.unicodeScalars.count))
     // The retry's marks are numbered afresh and cover only what is left.
     #expect(driver.request!.marks.count == 3 - sentence)
     driver.at(6) { .began($0) }
@@ -226,7 +231,8 @@ import Testing
         }
       }
     }
-    take(queue.enqueue(Announcement(Self.text, retryTimeout: .seconds(30)), id: id, now: .zero, awaited: false))
+    take(
+      queue.enqueue(Announcement(Self.text, retryTimeout: .seconds(30)), id: id, now: .zero, awaited: false))
     take(queue.submissionAccepted(submissions[0].1, messageID: 100, now: .zero))
     take(queue.handle(.began(100), now: .zero))
     take(queue.handle(.indexMark(100, name: mark(2)), now: .seconds(2)))
@@ -234,7 +240,11 @@ import Testing
     take(queue.submissionAccepted(submissions[1].1, messageID: 101, now: .seconds(3)))
     take(queue.handle(.ended(101), now: .seconds(3)))
     let attempts = reported.filter { $0.kind == .attempt }
-    #expect(attempts.map(\.resumeAt) == [nil, Self.text.unicodeScalars.count - (Self.sentences[2...].joined(separator: " ")).unicodeScalars.count])
+    #expect(
+      attempts.map(\.resumeAt) == [
+        nil,
+        Self.text.unicodeScalars.count - (Self.sentences[2...].joined(separator: " ")).unicodeScalars.count,
+      ])
     #expect(submissions.last?.0.text == Self.sentences[2...].joined(separator: " "))
   }
 }

@@ -21,7 +21,9 @@ struct TurnGrantingQueue {
     granting(queue.enqueue(announcement, id: id, now: now), now: now)
   }
 
-  mutating func submissionAccepted(_ submission: SubmissionID, messageID: MessageID, now: Duration)
+  mutating func submissionAccepted(
+    _ submission: SubmissionID, messageID: MessageID, now: Duration
+  )
     -> [Action]
   {
     granting(queue.submissionAccepted(submission, messageID: messageID, now: now), now: now)

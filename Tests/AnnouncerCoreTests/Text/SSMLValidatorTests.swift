@@ -46,7 +46,9 @@ import Testing
     let document = "<speak>" + String(repeating: "a", count: 10 << 20) + "</speak>"
     let problem = try #require(SSMLValidator.problem(in: document))
     #expect(
-      problem == "the SSML is \(document.utf8.count) bytes, more than the 1048576 bytes (1 MiB) one document may have")
+      problem
+        == "the SSML is \(document.utf8.count) bytes, more than the 1048576 bytes (1 MiB) one document may have"
+    )
   }
 
   @Test func aDocumentJustUnderTheSizeLimitIsAccepted() {
@@ -57,7 +59,8 @@ import Testing
   }
 
   @Test func theParsersOwnLimitsAreNamedAsLimits() throws {
-    let deep = "<speak>" + String(repeating: "<p>", count: 300) + String(repeating: "</p>", count: 300) + "</speak>"
+    let deep =
+      "<speak>" + String(repeating: "<p>", count: 300) + String(repeating: "</p>", count: 300) + "</speak>"
     #expect(
       SSMLValidator.problem(in: deep)
         == "the SSML nests elements more than 256 deep, the most the XML parser (libxml2) accepts")

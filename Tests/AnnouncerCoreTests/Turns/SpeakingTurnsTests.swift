@@ -207,10 +207,12 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let start = SharedSpeakingTurns.wallClockNow()
     // No rechecks during the test: only the locks wake the waiters.
-    let holder = try #require(SharedSpeakingTurns(directory: directory, since: start, recheckInterval: .seconds(600)))
+    let holder = try #require(
+      SharedSpeakingTurns(directory: directory, since: start, recheckInterval: .seconds(600)))
     let line = try (1...30).map { index in
       try #require(
-        SharedSpeakingTurns(directory: directory, since: start + UInt64(index), recheckInterval: .seconds(600)))
+        SharedSpeakingTurns(
+          directory: directory, since: start + UInt64(index), recheckInterval: .seconds(600)))
     }
     #expect(holder.tryTake())
     for turns in line { #expect(!turns.tryTake()) }
@@ -288,12 +290,14 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: runtime) }
     #expect(mkdir(runtime + "/announce", 0o700) == 0)
     chmod(runtime + "/announce", 0o777)
-    let result = SharedSpeakingTurns.forUser(address: "unix_socket:/a", environment: ["XDG_RUNTIME_DIR": runtime])
+    let result = SharedSpeakingTurns.forUser(
+      address: "unix_socket:/a", environment: ["XDG_RUNTIME_DIR": runtime])
     guard case .failure(let unavailable) = result else {
       Issue.record("coordination through a directory others can use")
       return
     }
-    #expect(unavailable == TurnsUnavailable(directory: runtime + "/announce", problem: .openToOthers(mode: 0o777)))
+    #expect(
+      unavailable == TurnsUnavailable(directory: runtime + "/announce", problem: .openToOthers(mode: 0o777)))
     #expect(
       unavailable.message
         == "Taking turns with other announce processes is off because others can use \(runtime)/announce (mode 777); run chmod 700 on it."
@@ -301,18 +305,23 @@ import Testing
   }
 
   /// Another user made the directory first (only root can make one for another user here).
-  @Test(.enabled(if: getuid() == 0)) func aRuntimeDirectoryOfAnotherUserTurnsCoordinationOffWithAReason() throws {
+  @Test(.enabled(if: getuid() == 0)) func aRuntimeDirectoryOfAnotherUserTurnsCoordinationOffWithAReason()
+    throws
+  {
     let runtime = try makeDirectory()
     #expect(mkdir(runtime, 0o700) == 0)
     defer { try? FileManager.default.removeItem(atPath: runtime) }
     #expect(mkdir(runtime + "/announce", 0o700) == 0)
     #expect(chown(runtime + "/announce", 65534, 65534) == 0)
-    let result = SharedSpeakingTurns.forUser(address: "unix_socket:/a", environment: ["XDG_RUNTIME_DIR": runtime])
+    let result = SharedSpeakingTurns.forUser(
+      address: "unix_socket:/a", environment: ["XDG_RUNTIME_DIR": runtime])
     guard case .failure(let unavailable) = result else {
       Issue.record("coordination through another user's directory")
       return
     }
     #expect(unavailable.problem == .ownedBy(uid: 65534))
-    #expect(unavailable.message.contains("\(runtime)/announce belongs to another user (uid 65534); have it removed"))
+    #expect(
+      unavailable.message.contains("\(runtime)/announce belongs to another user (uid 65534); have it removed")
+    )
   }
 }
