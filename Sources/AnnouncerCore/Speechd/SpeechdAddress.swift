@@ -42,7 +42,7 @@ public enum SpeechdAddress: Sendable, Equatable, CustomStringConvertible {
   ) throws(SpeechdConnectError) -> SpeechdAddress {
     if let explicit {
       guard let address = parse(explicit) else {
-        throw .invalidAddress(explicit, source: "--address")
+        throw .invalidAddress(explicit, source: "The address")
       }
       return address
     }
@@ -90,7 +90,7 @@ public enum SpeechdAddress: Sendable, Equatable, CustomStringConvertible {
   var fixSuggestion: String {
     isUserDefault
       ? "install the speech-dispatcher package or start speech-dispatcher, then try again."
-      : "start speech-dispatcher at that address, or correct --address or SPEECHD_ADDRESS."
+      : "start speech-dispatcher at that address, or correct the address or SPEECHD_ADDRESS."
   }
 
   /// A libspeechd address the caller frees with `SPDConnectionAddress__free`.

@@ -17,11 +17,23 @@ package protocol VoiceListing: Sendable {
 /// modules cannot be listed at all.
 package actor VoiceCatalog {
   private let listing: any VoiceListing
+  private let howToList: @Sendable (_ module: String) -> String
   private var modules: [String]?
   private var voicesByModule: [String: [SynthesisVoice]] = [:]
 
   /// A catalog that asks `listing` the first time it needs to know.
-  package init(_ listing: any VoiceListing) { self.listing = listing }
+  ///
+  /// - Parameter howToList: how a person lists a module's voices, for the end of a
+  ///   sentence; the library knows no command line, so its caller says.
+  package init(
+    _ listing: any VoiceListing,
+    howToList: @escaping @Sendable (_ module: String) -> String = { _ in
+      "ask speech-dispatcher for its voices"
+    }
+  ) {
+    self.listing = listing
+    self.howToList = howToList
+  }
 
   /// Why speech-dispatcher cannot speak with `voice`, as one sentence; `nil` when it can.
   ///
@@ -37,7 +49,7 @@ package actor VoiceCatalog {
     if let name = voice.voiceName {
       if !voices.contains(where: { $0.name == name }) {
         return "speech-dispatcher's output module \"\(module)\" has no voice \"\(name)\"; "
-          + "see its \(voices.count) voices with: announce --list-voices -o \(module)."
+          + "see its \(voices.count) voices with: \(howToList(module))."
       }
       return nil
     }
@@ -45,7 +57,7 @@ package actor VoiceCatalog {
       !voices.contains(where: { Self.language($0.language, matches: language) })
     {
       return "speech-dispatcher's output module \"\(module)\" has no voice for the language \"\(language)\"; "
-        + "see the languages it has with: announce --list-voices -o \(module)."
+        + "see the languages it has with: \(howToList(module))."
     }
     return nil
   }

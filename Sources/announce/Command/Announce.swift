@@ -85,7 +85,7 @@ struct Announce: AsyncParsableCommand {
       terminal.error("Connected to speech-dispatcher at \(service).")
     }
     // Names speech-dispatcher does not know would be spoken with some other voice.
-    let catalog = speaker.voiceListing.map { VoiceCatalog($0) }
+    let catalog = speaker.voiceListing.map { VoiceCatalog($0, howToList: Self.howToListVoices) }
     if let problem = await catalog?.problem(with: voice.options) {
       terminal.failure(problem, status: ExitStatus.usage)
       await speaker.close()
@@ -128,6 +128,11 @@ struct Announce: AsyncParsableCommand {
     if status != ExitStatus.success { throw ExitCode(status) }
   }
 
+  /// How a person lists a module's voices with this command, for the end of a sentence.
+  static let howToListVoices: @Sendable (String) -> String = { module in
+    "announce --list-voices -o \(module)"
+  }
+
   /// Where events go: the outcome log in the background half of `--detach`, otherwise
   /// the JSON stream and the verbose lines, as asked.
   func sinks(terminal: Terminal, log: OutcomeLog?) -> [any EventSink] {
@@ -161,7 +166,7 @@ struct Announce: AsyncParsableCommand {
     }
     if output.listVoices {
       if let module = voice.outputModule,
-        let problem = await VoiceCatalog(client).moduleProblem(module)
+        let problem = await VoiceCatalog(client, howToList: Self.howToListVoices).moduleProblem(module)
       {
         terminal.failure(problem, status: ExitStatus.usage)
         await client.close()

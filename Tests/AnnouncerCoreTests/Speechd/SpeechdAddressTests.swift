@@ -50,7 +50,7 @@ import Testing
       .unixSocket(path: "/run/x.sock", isUserDefault: false), detail: detail)
     #expect(
       error.description
-        == "announce could not reach speech-dispatcher at the unix socket /run/x.sock: no such file or directory; start speech-dispatcher at that address, or correct --address or SPEECHD_ADDRESS."
+        == "announce could not reach speech-dispatcher at the unix socket /run/x.sock: no such file or directory; start speech-dispatcher at that address, or correct the address or SPEECHD_ADDRESS."
     )
     let spawnFailed = SpeechdConnectError.unreachable(
       .unixSocket(path: "/run/d.sock", isUserDefault: true),
