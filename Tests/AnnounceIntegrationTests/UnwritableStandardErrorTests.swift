@@ -71,6 +71,11 @@ import Testing
   }
 
   @Test(arguments: Target.allCases)
+  func aUsageErrorStillExits64(target: Target) throws {
+    #expect(try run(["--rate", "500", "x"], standardError: target) == 64)
+  }
+
+  @Test(arguments: Target.allCases)
   func badSSMLStillExits65(target: Target) throws {
     #expect(try run(["--ssml", "<x"], standardError: target) == 65)
   }

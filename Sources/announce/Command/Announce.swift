@@ -55,7 +55,6 @@ struct Announce: AsyncParsableCommand {
   }
 
   func run() async throws {
-    signal(SIGPIPE, SIG_IGN)
     let log = output.detachedChild ? OutcomeLog.forUser(environment: Self.environment) : nil
     let terminal = Terminal(quiet: output.quiet, log: log)
     if output.listModules || output.listVoices {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The program's entry: `init` and `hook-finished` as the very first argument choose
 /// those subcommands (`init ssh` prints SSH settings, any other `init` a shell hook);
 /// anything else is the `announce` command itself.
@@ -9,6 +11,9 @@
 @main
 enum Main {
   static func main() async {
+    // A closed pipe must not kill us before a usage error is even written: writes then
+    // fail with EPIPE, which Terminal ignores. (libspeechd also writes with plain write().)
+    signal(SIGPIPE, SIG_IGN)
     let arguments = Array(CommandLine.arguments.dropFirst())
     switch arguments.first {
     case "init" where arguments.dropFirst().first == SSHInit.name:

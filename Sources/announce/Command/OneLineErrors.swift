@@ -1,5 +1,6 @@
+import AnnouncerCore
 import ArgumentParser
-import Foundation
+import Glibc
 
 /// Parses and runs a command so that every usage error is one line on standard error.
 ///
@@ -33,14 +34,16 @@ enum OneLineErrors {
     if code == .success || error is ExitCode { Command.exit(withError: error) }
     let line = sentence(
       Command.message(for: error), commandName: Command.configuration.commandName ?? "announce")
-    FileHandle.standardError.write(Data((line + "\n").utf8))
-    Foundation.exit(code.rawValue)
+    // Through Terminal, which gives up quietly on a standard error that cannot be
+    // written (FileHandle traps on EPIPE, ENOSPC and EBADF).
+    Terminal(quiet: false).error(line)
+    Glibc.exit(code.rawValue)
   }
 
   /// `message` as one line: `announce: <what is wrong> (see announce --help).`
   static func sentence(_ message: String, commandName: String) -> String {
     var text = message.split(whereSeparator: \.isNewline)
-      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .map { $0.trimmingWhiteSpace }
       .filter { !$0.isEmpty && !$0.hasPrefix("Usage:") && !$0.hasPrefix("See '") }
       .map { line in line.hasPrefix("Error: ") ? String(line.dropFirst(7)) : line }
       .map { line in line.hasPrefix("Help: ") ? String(line.dropFirst(6)) : line }
