@@ -64,24 +64,7 @@ enum SSIPGreeting {
   private static func connectedSocket(to address: SpeechdAddress) -> Int32? {
     switch address {
     case .unixSocket(let path, _):
-      var socketAddress = sockaddr_un()
-      socketAddress.sun_family = sa_family_t(AF_UNIX)
-      let capacity = MemoryLayout.size(ofValue: socketAddress.sun_path)
-      guard path.utf8.count < capacity else { return nil }
-      withUnsafeMutableBytes(of: &socketAddress.sun_path) { raw in
-        raw.copyBytes(from: path.utf8)
-        raw[path.utf8.count] = 0
-      }
-      let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-      guard socket >= 0 else { return nil }
-      let connected = withUnsafePointer(to: &socketAddress) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-      }
-      if connected == 0 { return socket }
-      close(socket)
-      return nil
+      return try? UnixSocket.connect(toPath: path).get()
     case .inetSocket(let host, let port):
       var hints = addrinfo()
       hints.ai_family = AF_INET

@@ -68,22 +68,12 @@ package enum ForwardedSpeechdSocket {
 
   /// Whether a connection to the socket at `path` is refused: it has no listener at all.
   package static func isRefused(_ path: String) -> Bool {
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    guard path.utf8.count < capacity else { return false }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: path.utf8)
-      raw[path.utf8.count] = 0
+    switch UnixSocket.connect(toPath: path) {
+    case .success(let socket):
+      close(socket)
+      return false
+    case .failure(let failure):
+      return failure.code == ECONNREFUSED
     }
-    let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { return false }
-    defer { close(socket) }
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    return connected != 0 && errno == ECONNREFUSED
   }
 }
