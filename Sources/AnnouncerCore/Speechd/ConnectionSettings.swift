@@ -90,6 +90,35 @@ package struct ConnectionSettings: Sendable, Equatable {
   }
 }
 
+/// What a connection holds, as far as its client knows.
+///
+/// The daemon's defaults are read only when a message needs them: a connection that was
+/// never changed already holds them, so a message that asks for no setting of its own is
+/// sent as it is. That spares the seven `GET`s of every plain run (one protocol round
+/// trip each, through libspeechd's byte-at-a-time reader).
+package enum HeldSettings: Sendable, Equatable {
+  /// Nothing was set since the connection was opened: it holds the daemon's defaults.
+  case asOpened
+  /// Exactly these settings.
+  case known(ConnectionSettings)
+  /// Not known: after a refused `SET`, or after listing voices, which sets the module and language.
+  case unknown
+
+  /// Whether the daemon's defaults must be known to send a message asking for `voice`.
+  package func needsDefaults(for voice: VoiceOptions) -> Bool {
+    !(self == .asOpened && voice == VoiceOptions())
+  }
+
+  /// The settings held, given the daemon's `defaults`; `nil` when not known.
+  package func settings(defaults: ConnectionSettings) -> ConnectionSettings? {
+    switch self {
+    case .asOpened: defaults
+    case .known(let settings): settings
+    case .unknown: nil
+    }
+  }
+}
+
 /// One `SET` speech-dispatcher is sent for the connection.
 package enum SettingChange: Sendable, Equatable {
   case outputModule(String)

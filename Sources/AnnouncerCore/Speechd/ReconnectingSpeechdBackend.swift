@@ -13,8 +13,6 @@ package final class ReconnectingSpeechdBackend: SpeechBackend, VoiceListing {
   package let address: SpeechdAddress
 
   private let current: Mutex<SpeechdClient?>
-  /// The output module the first connection had when it was opened.
-  package let defaultOutputModule: String
   private let closed = Atomic(false)
   private let supervisor = Mutex<Task<Void, Never>?>(nil)
 
@@ -43,7 +41,6 @@ package final class ReconnectingSpeechdBackend: SpeechBackend, VoiceListing {
     isForwardedOverSSH = first.isForwardedOverSSH
     let resolved = first.address
     let isForwarded = first.isForwardedOverSSH
-    defaultOutputModule = first.defaultOutputModule
     current = Mutex(first)
     let (events, continuation) = AsyncStream.makeStream(of: SpeechEvent.self)
     self.events = events
@@ -104,6 +101,13 @@ package final class ReconnectingSpeechdBackend: SpeechBackend, VoiceListing {
       throw SpeechBackendError("The connection to speech-dispatcher at \(address) is lost.")
     }
     return try await client.say(request)
+  }
+
+  /// The output module the current connection had when it was opened; speech-dispatcher's
+  /// built-in default while there is none.
+  package func defaultOutputModule() async -> String {
+    guard let client = current.withLock({ $0 }) else { return ConnectionSettings().outputModule }
+    return await client.defaultOutputModule()
   }
 
   /// The output modules, listed on the current connection; empty while there is none.

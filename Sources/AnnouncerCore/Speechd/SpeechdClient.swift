@@ -26,11 +26,11 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
 
   // Touched only on `Self.libspeechd`.
   private var connection: UnsafeMutablePointer<SPDConnection>?
-  /// What the connection held when it was opened: the value of every setting a message leaves out.
-  private let defaults: ConnectionSettings
-  /// What the connection holds now, or `nil` when that is not known (after a failed `SET`,
-  /// or after listing voices, which sets the module and language).
-  private var onConnection: ConnectionSettings?
+  /// What the connection held when it was opened, the value of every setting a message
+  /// leaves out; read from the daemon the first time it is needed, before anything is set.
+  private var openingSettings: ConnectionSettings?
+  /// What the connection holds now.
+  private var held = HeldSettings.asOpened
   private let clientID: Int
   private let continuation: AsyncStream<SpeechEvent>.Continuation
   private let hangUpWatch: HangUpWatch?
@@ -128,10 +128,8 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
       spd_close(connection)
       throw .unreachable(address, detail: "it did not answer")
     }
-    let defaults = readSettings(of: connection)
     return SpeechdClient(
-      connection: connection, clientID: clientID, address: address, isForwarded: isForwarded,
-      defaults: defaults)
+      connection: connection, clientID: clientID, address: address, isForwarded: isForwarded)
   }
 
   /// The settings a new connection holds: the daemon's defaults, including the user's
@@ -174,11 +172,9 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
 
   private init(
     connection: UnsafeMutablePointer<SPDConnection>, clientID: Int, address: SpeechdAddress,
-    isForwarded: Bool, defaults: ConnectionSettings
+    isForwarded: Bool
   ) {
     self.connection = connection
-    self.defaults = defaults
-    self.onConnection = defaults
     self.clientID = clientID
     self.address = address
     self.isForwardedOverSSH = isForwarded
@@ -205,9 +201,9 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
       let name = mark.map { String(cString: $0) } ?? ""
       CallbackRouter.forward(.indexMark(Int(id), name: name), clientID: Int(client))
     }
-    for kind in [SPD_BEGIN, SPD_END, SPD_CANCEL, SPD_PAUSE, SPD_RESUME, SPD_INDEX_MARKS] {
-      spd_set_notification_on(connection, kind)
-    }
+    // One command turns every event on. spd_set_notification_on sends one command per
+    // kind and another "all" after each: twelve round trips where one will do.
+    spd_execute_command(connection, "SET SELF NOTIFICATION all on")
     spd_set_data_mode(connection, SPD_DATA_SSML)
     hangUpWatch = HangUpWatch(socket: connection.pointee.socket) { [continuation] in
       continuation.yield(.connectionLost)
@@ -238,8 +234,9 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
     await onLibspeechd { client in
       guard let connection = client.connection else { return [] }
       // Listing needs the module and language set on the connection; the next message
-      // sets every setting again.
-      client.onConnection = nil
+      // sets every setting again, from the defaults read before they change here.
+      _ = client.defaults(of: connection)
+      client.held = .unknown
       if let module, VoiceOptions.isSafeName(module) { spd_set_output_module(connection, module) }
       if let language, VoiceOptions.isSafeName(language) { spd_set_language(connection, language) }
       // libspeechd's spd_list_synthesis_voices takes time quadratic in the number of
@@ -344,15 +341,27 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
   private func applySettings(
     of voice: VoiceOptions, on connection: UnsafeMutablePointer<SPDConnection>
   ) -> SpeechBackendError? {
+    guard held.needsDefaults(for: voice) else { return nil }
+    let defaults = defaults(of: connection)
     let target = defaults.resolving(voice)
-    for change in target.changes(from: onConnection) where !Self.send(change, on: connection) {
-      onConnection = nil
+    let current = held.settings(defaults: defaults)
+    for change in target.changes(from: current) where !Self.send(change, on: connection) {
+      held = .unknown
       return SpeechBackendError(
         "speech-dispatcher at \(address) refused \(change.phrase); check the value, or its log in ~/.cache/speech-dispatcher/log."
       )
     }
-    onConnection = target
+    held = .known(target)
     return nil
+  }
+
+  /// The settings the connection held when it was opened, read once; to be asked before
+  /// anything is set on the connection.
+  private func defaults(of connection: UnsafeMutablePointer<SPDConnection>) -> ConnectionSettings {
+    if let openingSettings { return openingSettings }
+    let read = Self.readSettings(of: connection)
+    openingSettings = read
+    return read
   }
 
   /// Sends one `SET`; `true` when speech-dispatcher accepted it.
@@ -402,7 +411,12 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
 
 extension SpeechdClient: VoiceListing {
   /// The output module the connection had when it was opened.
-  package var defaultOutputModule: String { defaults.outputModule }
+  package func defaultOutputModule() async -> String {
+    await onLibspeechd { client in
+      guard let connection = client.connection else { return ConnectionSettings().outputModule }
+      return client.defaults(of: connection).outputModule
+    }
+  }
 }
 
 /// A connection on its way to `spd_close`, which must run on ``SpeechdClient``'s libspeechd queue.

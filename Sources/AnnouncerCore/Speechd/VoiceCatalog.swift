@@ -1,7 +1,7 @@
 /// What speech-dispatcher can list: its output modules and each module's voices.
 package protocol VoiceListing: Sendable {
   /// The module a message that names none is spoken with.
-  var defaultOutputModule: String { get }
+  func defaultOutputModule() async -> String
   /// The output modules, or an empty list when they cannot be listed.
   func outputModules() async -> [String]
   /// The voices of `module` for `language` (or every language).
@@ -43,7 +43,8 @@ package actor VoiceCatalog {
   package func problem(with voice: VoiceOptions) async -> String? {
     if let module = voice.outputModule, let problem = await moduleProblem(module) { return problem }
     guard voice.voiceName != nil || voice.language != nil else { return nil }
-    let module = voice.outputModule ?? listing.defaultOutputModule
+    let module: String
+    if let named = voice.outputModule { module = named } else { module = await listing.defaultOutputModule() }
     let voices = await voices(of: module)
     guard !voices.isEmpty else { return nil }
     if let name = voice.voiceName {

@@ -80,6 +80,38 @@ import Testing
     await announcer.close()
   }
 
+  @Test func plainAnnouncementsOnAFreshConnectionReadNoDefaults() async throws {
+    let announcer = Announcer(backend: backend, clock: clock)
+    var said = backend.said.makeAsyncIterator()
+    for text in ["A", "B"] {
+      async let outcome = announcer.announce(text)
+      let attempt = try await speak(&said)
+      #expect(await outcome.wasSpoken)
+      #expect(attempt.spokenWith == ScriptedBackend.defaults)
+    }
+    #expect(backend.defaultsReadCount == 0)
+    await announcer.close()
+  }
+
+  @Test func theDefaultsAreReadOnceBeforeTheFirstChangeAndRestoredAfterIt() async throws {
+    let announcer = Announcer(backend: backend, clock: clock)
+    var said = backend.said.makeAsyncIterator()
+    var spoken: [ConnectionSettings?] = []
+    for voice in [
+      VoiceOptions(), VoiceOptions(rate: 80, language: "de"), VoiceOptions(), VoiceOptions(pitch: 9),
+    ] {
+      async let outcome = announcer.announce("A", voice: voice)
+      spoken.append(try await speak(&said).spokenWith)
+      #expect(await outcome.wasSpoken)
+    }
+    #expect(backend.defaultsReadCount == 1)
+    #expect(spoken[1]?.rate == 80)
+    #expect(spoken[2] == ScriptedBackend.defaults)
+    #expect(spoken[3]?.pitch == 9)
+    #expect(spoken[3]?.language == ScriptedBackend.defaults.language)
+    await announcer.close()
+  }
+
   @Test func aChangeBehindTheClientIsUndoneBeforeTheNextMessage() async throws {
     let announcer = Announcer(backend: backend, clock: clock)
     var said = backend.said.makeAsyncIterator()
@@ -93,6 +125,26 @@ import Testing
 }
 
 /// What the client sends for a change of settings.
+@Suite struct HeldSettingsTests {
+  let defaults = ScriptedBackend.defaults
+
+  @Test func onlyAnUntouchedConnectionAndAPlainMessageNeedNoDefaults() {
+    #expect(!HeldSettings.asOpened.needsDefaults(for: VoiceOptions()))
+    #expect(HeldSettings.asOpened.needsDefaults(for: VoiceOptions(rate: 0)))
+    #expect(HeldSettings.asOpened.needsDefaults(for: VoiceOptions(spell: true)))
+    #expect(HeldSettings.known(defaults).needsDefaults(for: VoiceOptions()))
+    #expect(HeldSettings.unknown.needsDefaults(for: VoiceOptions()))
+  }
+
+  @Test func whatIsHeldFollowsFromTheDefaults() {
+    var fast = defaults
+    fast.rate = 90
+    #expect(HeldSettings.asOpened.settings(defaults: defaults) == defaults)
+    #expect(HeldSettings.known(fast).settings(defaults: defaults) == fast)
+    #expect(HeldSettings.unknown.settings(defaults: defaults) == nil)
+  }
+}
+
 @Suite struct ConnectionSettingsTests {
   @Test func nothingIsSentWhenTheSettingsAreTheSame() {
     let defaults = ScriptedBackend.defaults

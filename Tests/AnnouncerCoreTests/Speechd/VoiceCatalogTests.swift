@@ -5,7 +5,7 @@ import Testing
 
 /// A daemon's lists, counting how often they are asked for.
 private final class CountingListing: VoiceListing {
-  let defaultOutputModule = "espeak-ng"
+  func defaultOutputModule() async -> String { "espeak-ng" }
   let asked = Mutex((modules: 0, voices: [String: Int]()))
 
   func outputModules() async -> [String] {
