@@ -4,7 +4,7 @@ SWIFT ?= swift
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 
-.PHONY: setup build release demo test install-build install deb uninstall clean
+.PHONY: setup build release demo test install-build install-build-flags install deb uninstall clean
 
 # The installed binary links the Swift runtime statically, so it runs where no
 # Swift toolchain is installed. It is built in its own folder.
@@ -34,9 +34,24 @@ demo:
 test:
 	@scripts/test
 
+# Packed relative relocations (DT_RELR, read by glibc 2.36 and later, so Debian 12 and
+# Ubuntu 24.04 on): the static Swift runtime carries about 39,000 relative relocations,
+# which the loader would otherwise read from a 0.9 MB table at every start. Measured with
+# `announce "Saved"`: about 0.9 MiB less peak RSS, and fewer page faults, with the binary
+# still position-independent. Swift's own lld links it; older glibc keeps the default linker.
+GLIBC_HAS_RELR := $(shell getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ split($$2, v, "."); print (v[1] > 2 || (v[1] == 2 && v[2] >= 36)) ? "yes" : "no" }')
+ifeq ($(GLIBC_HAS_RELR),yes)
+INSTALL_LINK_FLAGS = -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+endif
+INSTALL_BUILD_FLAGS = -c release --static-swift-stdlib --scratch-path $(INSTALL_BUILD) $(INSTALL_LINK_FLAGS)
+
 ## install-build: the optimised binary with the Swift runtime linked in, as install and deb use it
 install-build: setup
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(INSTALL_BUILD) --product announce
+	$(SWIFT) build $(INSTALL_BUILD_FLAGS) --product announce
+
+## install-build-flags: print the swift build flags of install-build (bench/run builds with them)
+install-build-flags:
+	@echo $(INSTALL_BUILD_FLAGS)
 
 ## install: build with the Swift runtime linked in, then install the binary,
 ## the man page and bash, zsh and fish completions under PREFIX (default /usr/local)

@@ -12,9 +12,6 @@ from .stats import now, say
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TESTSTACK = os.path.join(ROOT, "Tests", "Support", "teststack")
-# The folder `make install` and `make deb` build in, with the same flags: the binary measured
-# is the one users install, and one release build serves all three.
-SCRATCH = os.path.join(ROOT, ".build-install")
 MARKER = "ANNOUNCE_BENCH_OWNER"  # in the environment of every client we start
 
 
@@ -125,11 +122,18 @@ def build(products):
     """Builds `products` as `make install` does; returns the binary directory."""
     if shutil.which("swift") is None:
         raise BenchError("swift is not on PATH; install the Swift 6 toolchain (see README).")
-    # As `make install` builds it: the Swift runtime linked in, which is what users run
-    # (and it starts about twice as fast as a build that loads the runtime's shared objects).
-    common = ["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", SCRATCH]
+    # As `make install` and `make deb` build it, with the Makefile's own flags and folder, so
+    # that the binary measured is the one users install and one release build serves all
+    # three: the Swift runtime linked in (it starts about twice as fast as a build that loads
+    # the runtime's shared objects), and the linker settings of the glibc at hand.
+    flags = subprocess.run(["make", "-s", "install-build-flags"], cwd=ROOT, stdout=subprocess.PIPE,
+                           text=True, check=True).stdout.split()
+    if "--scratch-path" not in flags:
+        raise BenchError("make install-build-flags printed no --scratch-path; the Makefile and bench disagree.")
+    common = ["swift", "build"] + flags
+    scratch = flags[flags.index("--scratch-path") + 1]
     for product in products:
-        say(f"building {product} (release, static Swift runtime, {os.path.relpath(SCRATCH, ROOT)}) ...")
+        say(f"building {product} (release, static Swift runtime, {scratch}) ...")
         r = subprocess.run(common + ["--product", product], cwd=ROOT, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
