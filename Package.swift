@@ -45,6 +45,11 @@ let package = Package(
       dependencies: ["AnnouncerCore"],
       path: "Benchmarks/CoreThroughput"
     ),
+    .executableTarget(
+      name: "ParserFloor",
+      dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+      path: "Benchmarks/ParserFloor"
+    ),
     .testTarget(
       name: "AnnouncerCoreTests",
       dependencies: [

@@ -61,6 +61,7 @@ def context(args, bin_path, ws):
         raise BenchError(f"--waiting takes numbers separated by commas, not {waiting!r}")
     return Context(
         ws=ws, announce=announce, core=os.path.join(bin_path, "CoreThroughput"), help_text=help_run.stdout,
+        floor=os.path.join(bin_path, "ParserFloor"),
         quick=args.quick, pairs=args.pairs or (4 if args.quick else 20), reps=3 if args.quick else 10,
         failure_reps=1 if args.quick else 3, spd_cap=6.0 if args.quick else 20.0,
         flood_lines=100_000 if args.quick else 1_000_000, flood_cap=60 if args.quick else 180,
@@ -71,7 +72,7 @@ def context(args, bin_path, ws):
 def main(argv):
     args = parse(argv)
     need_tools()
-    bin_path = build(["announce"] if args.soak_only else ["announce", "CoreThroughput"])
+    bin_path = build(["announce"] if args.soak_only else ["announce", "CoreThroughput", "ParserFloor"])
     ws = Workspace(keep=args.keep)
     ctx = context(args, bin_path, ws)
 

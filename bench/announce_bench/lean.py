@@ -26,6 +26,8 @@ class Lean:
     rss: int  # bytes, peak RSS of `announce "Saved"` (max of runs)
     spdsay_rss: int  # bytes, peak RSS of `spd-say -w "Saved"`
     version_rss: int  # bytes, peak RSS of `announce --version`
+    floor_version: float = 0.0  # median wall seconds of ParserFloor's `--version` (0: not measured)
+    floor_rss: int = 0  # bytes, peak RSS of ParserFloor's `--version`
 
 
 def run_rusage(args, env, timeout=30):
@@ -79,10 +81,13 @@ def measure_lean(ctx):
     env = client_env(ctx.ws, ctx.address)
     spd_say = shutil.which("spd-say")
     icudt, needs, loads = icu_links(ctx.announce)
-    a_version, s_version = [], []
+    floor = ctx.floor if ctx.floor and os.access(ctx.floor, os.X_OK) else None
+    a_version, s_version, f_version = [], [], []
     for _ in range(runs):
         a_version.append(run_wall([ctx.announce, "--version"], env))
         s_version.append(run_wall([spd_say, "--version"], env))
+        if floor:
+            f_version.append(run_wall([floor, "--version"], env))
     a_rss, s_rss = [], []
     for _ in range(3 if ctx.quick else 5):
         a_rss.append(run_rusage([ctx.announce, "Saved"], env)[1])
@@ -91,10 +96,16 @@ def measure_lean(ctx):
              spdsay_size=os.path.getsize(spd_say), icudt_symbol=icudt, needs_icu=needs, loads_icu=loads,
              version=median(a_version), spdsay_version=median(s_version), rss=max(a_rss), spdsay_rss=max(s_rss),
              version_rss=max(run_rusage([ctx.announce, "--version"], env)[1] for _ in range(3)))
+    if floor:
+        r.floor_version = median(f_version)
+        r.floor_rss = max(run_rusage([floor, "--version"], env)[1] for _ in range(3))
     note(f"stripped {r.stripped / 1e6:.1f} MB (spd-say {r.spdsay_size / 1e6:.2f} MB); --version "
          f"{r.version * 1000:.1f} ms vs spd-say {r.spdsay_version * 1000:.1f} ms; peak RSS \"Saved\" "
          f"{r.rss / MIB:.1f} MiB vs spd-say {r.spdsay_rss / MIB:.1f} MiB; icudt symbol {r.icudt_symbol}, "
          f"NEEDED libicu {r.needs_icu}, libicu loaded through a library {r.loads_icu}")
+    if floor:
+        note(f"floor (a do-nothing swift-argument-parser command, built the same way): --version "
+             f"{r.floor_version * 1000:.1f} ms, peak RSS {r.floor_rss / MIB:.1f} MiB")
     return r
 
 
@@ -112,4 +123,8 @@ def lean_rows(r, goal):
          "medians, alternating runs", "≤ 5 ms", goal(r.version <= 0.005)),
         ("9. Peak RSS, `\"Saved\"` (spd-say -w)", f"{r.rss / MIB:.1f} MiB", f"{r.spdsay_rss / MIB:.1f} MiB",
          f"max of runs; `--version` {r.version_rss / MIB:.1f} MiB", "≤ 10 MiB", goal(r.rss <= 10 * MIB)),
-    ]
+    ] + ([
+        ("9. Floor: a do-nothing swift-argument-parser command, built the same way (`Benchmarks/ParserFloor`)",
+         f"{r.floor_version * 1000:.1f} ms, {r.floor_rss / MIB:.1f} MiB", "n/a",
+         "`--version`: median wall time, peak RSS; no announce code runs", "", ""),
+    ] if r.floor_version else [])

@@ -35,6 +35,7 @@ class Context:
     seed: int
     address: str = ""
     relay: object = None
+    floor: str = ""  # Benchmarks/ParserFloor, the start-up floor under announce
 
 
 # --------------------------------------------------------------- 1. overhead

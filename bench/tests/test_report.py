@@ -65,7 +65,16 @@ class LeanRowsTests(unittest.TestCase):
     def goals(self, lean):
         res = Results()
         res.lean = lean
-        return [row[5] for row in table_rows(res) if row[0].startswith("9.")]
+        return [row[5] for row in table_rows(res) if row[0].startswith("9.") and row[4]]
+
+    def test_the_floor_is_a_row_without_a_goal_only_when_measured(self):
+        def floor_rows(lean):
+            res = Results()
+            res.lean = lean
+            return [row for row in table_rows(res) if "Floor" in row[0]]
+        self.assertEqual(floor_rows(self.lean()), [])
+        rows = floor_rows(self.lean(floor_version=0.0061, floor_rss=10 * 1024 * 1024))
+        self.assertEqual([(row[1], row[4], row[5]) for row in rows], [("6.1 ms, 10.0 MiB", "", "")])
 
     def test_goals_met_and_missed(self):
         self.assertEqual(self.goals(self.lean()), ["met", "met", "met"])
