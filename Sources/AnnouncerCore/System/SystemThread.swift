@@ -4,13 +4,20 @@ import Glibc
 /// so that it never occupies one of the few threads of Swift's cooperative pool.
 /// Foundation's `Thread` does the same but would pull in all of Foundation.
 package enum SystemThread {
-  /// Runs `body` on a new detached thread. Returns `false` when no thread could be created.
+  /// Runs `body` on a new detached thread, with a stack of `stackSize` bytes when given
+  /// (the system's default, 8 MiB of address space, otherwise). Returns `false` when no
+  /// thread could be created.
   @discardableResult
-  package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+  package static func start(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) -> Bool {
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
     let box = Unmanaged.passRetained(Body(run: body)).toOpaque()
     var thread = pthread_t()
     let created = pthread_create(
-      &thread, nil,
+      &thread, &attributes,
       { argument in
         guard let argument else { return nil }
         let body = Unmanaged<Body>.fromOpaque(argument).takeRetainedValue()
@@ -21,7 +28,6 @@ package enum SystemThread {
       Unmanaged<Body>.fromOpaque(box).release()
       return false
     }
-    pthread_detach(thread)
     return true
   }
 

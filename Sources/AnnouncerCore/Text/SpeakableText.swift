@@ -5,7 +5,10 @@ package enum SpeakableText {
   /// and non-characters.
   package static func cleaned(_ text: String) -> String {
     var scalars = String.UnicodeScalarView()
-    forEachKeptScalar(of: text) { scalars.append($0) }
+    forEachKeptScalar(of: text) { scalar in
+      scalars.append(scalar)
+      return true
+    }
     return String(scalars)
   }
 
@@ -33,13 +36,6 @@ package enum SpeakableText {
         continue
       }
       if isAllowedInXML(scalar) && !body(scalar) { return }
-    }
-  }
-
-  private static func forEachKeptScalar(of text: String, _ body: (Unicode.Scalar) -> Void) {
-    forEachKeptScalar(of: text) { (scalar: Unicode.Scalar) -> Bool in
-      body(scalar)
-      return true
     }
   }
 

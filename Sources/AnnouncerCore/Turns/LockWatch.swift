@@ -23,7 +23,9 @@ final class LockWatch: Sendable {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     // The thread keeps this watch alive until the lock is let go.
-    let started = BlockingThread.start { [self] in
+    // The thread only calls flock and resumes a continuation, so a small stack does; 200
+    // waiting processes each hold one.
+    let started = SystemThread.start(stackSize: 64 * 1024) { [self] in
       // A shared lock is granted once the exclusive one is let go; give it back at once.
       while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
       close(descriptor)
@@ -75,36 +77,5 @@ final class LockWatch: Sendable {
       return waiter.continuation
     }
     waiter?.resume(returning: value)
-  }
-}
-
-/// Detached POSIX threads for calls that block in the kernel.
-enum BlockingThread {
-  private final class Body {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-  }
-
-  /// Runs `body` on a new detached thread with a small stack; `false` when none could be made.
-  static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    // It only calls flock and resumes a continuation.
-    pthread_attr_setstacksize(&attributes, 64 * 1024)
-    let context = Unmanaged.passRetained(Body(body)).toOpaque()
-    var thread = pthread_t()
-    let result = pthread_create(
-      &thread, &attributes,
-      { context in
-        if let context { Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run() }
-        return nil
-      }, context)
-    if result != 0 {
-      Unmanaged<Body>.fromOpaque(context).release()
-      return false
-    }
-    return true
   }
 }
