@@ -151,7 +151,7 @@ import Testing
 }
 
 /// A forwarded socket that is really there, on this machine, with nothing or a hang-up behind it.
-@Suite struct StaleForwardTests {
+@Suite final class StaleForwardTests {
   let directory: String
 
   init() throws {
@@ -159,6 +159,8 @@ import Testing
     guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
     directory = String(cString: made)
   }
+
+  deinit { try? FileManager.default.removeItem(atPath: directory) }
 
   var environment: [String: String] {
     ["SSH_CONNECTION": "127.0.0.1 1 127.0.0.1 2", "XDG_RUNTIME_DIR": directory]
