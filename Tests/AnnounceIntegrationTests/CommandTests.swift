@@ -120,6 +120,86 @@ extension CommandTests {
     #expect(result.standardError.split(separator: "\n").count == 1)
   }
 
+  /// A Unix socket that listens and never accepts: the kernel completes connections into
+  /// its backlog, exactly as for a speech-dispatcher stopped with SIGSTOP.
+  final class SilentListener: Sendable {
+    let path =
+      NSTemporaryDirectory() + "announce-silent-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    let listener: Int32
+
+    init(backlog: Int32 = 8) throws {
+      listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+      var address = sockaddr_un()
+      address.sun_family = sa_family_t(AF_UNIX)
+      withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        raw.copyBytes(from: path.utf8)
+        raw[path.utf8.count] = 0
+      }
+      let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+      }
+      guard bound == 0, listen(listener, backlog) == 0 else {
+        throw SpawnError(description: "bind failed")
+      }
+    }
+
+    /// Connects until the backlog refuses more, as many runs against a stopped daemon do.
+    func fillBacklog() -> [Int32] {
+      var clients: [Int32] = []
+      while clients.count < 64 {
+        let client = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+          raw.copyBytes(from: path.utf8)
+          raw[path.utf8.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+          $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(client, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+          }
+        }
+        clients.append(client)
+        if connected != 0 { break }
+      }
+      return clients
+    }
+
+    deinit {
+      close(listener)
+      unlink(path)
+    }
+  }
+
+  /// Before, a stopped daemon was called "not speech-dispatcher".
+  @Test func aListenerThatNeverAnswersIsCalledStoppedOrFrozenWithinTheBound() throws {
+    let silent = try SilentListener()
+    let result = try announce(["--address", "unix_socket:\(silent.path)", "--timeout", "5", "Saved"])
+    #expect(result.status == 69, "\(result.standardError)")
+    #expect(result.standardError.contains("is listening but did not answer within 2 seconds"))
+    #expect(result.standardError.contains("stopped or frozen"))
+    #expect(result.standardError.contains("kill -CONT"))
+    #expect(!result.standardError.contains("protocol"))
+    #expect(result.standardError.split(separator: "\n").count == 1)
+    // The greeting's 2 s and slack; it took 2.2 s before too, but with the wrong sentence.
+    #expect(result.seconds < 5, "took \(result.seconds) s")
+  }
+
+  /// Runs against a stopped daemon fill its listen backlog; connecting then blocks until
+  /// the daemon accepts, which a blocking connect waited out for the whole 5 s connect bound.
+  @Test func aListenerWithAFullBacklogIsCalledStoppedOrFrozenAtOnce() throws {
+    let silent = try SilentListener(backlog: 1)
+    let clients = silent.fillBacklog()
+    defer { for client in clients { close(client) } }
+    let result = try announce(["--address", "unix_socket:\(silent.path)", "Saved"])
+    #expect(result.status == 69, "\(result.standardError)")
+    #expect(result.standardError.contains("stopped or frozen"), "\(result.standardError)")
+    #expect(result.standardError.split(separator: "\n").count == 1)
+    #expect(result.seconds < 4, "took \(result.seconds) s")
+  }
+
   @Test(arguments: [
     ["--timeout", "1e308", "x"], ["--delay", "1e20", "x"], ["--timeout", "86401", "x"],
     ["--language", "en\r\nQUIT", "x"], ["--sound-icon", "a b", "x"],

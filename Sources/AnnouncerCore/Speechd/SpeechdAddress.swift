@@ -118,6 +118,10 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
   case invalidAddress(String, source: String)
   /// speech-dispatcher could not be reached at the address; `detail` is libspeechd's reason.
   case unreachable(SpeechdAddress, detail: String)
+  /// Something listens at the address but did not answer within the bound: a
+  /// speech-dispatcher that is stopped (SIGSTOP) or frozen, whose listen backlog still
+  /// takes connections (or is full of them).
+  case notAnswering(SpeechdAddress, within: Duration)
   /// Under SSH, a forwarded socket exists at `path` but nothing answers there: the
   /// session that forwarded it has ended. `removed` says whether announce deleted it.
   case staleForward(path: String, removed: Bool)
@@ -133,6 +137,10 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
     case .unreachable(let address, let detail):
       "announce could not reach speech-dispatcher at \(address): \(Self.reason(in: detail)); "
         + address.fixSuggestion
+    case .notAnswering(let address, let bound):
+      "speech-dispatcher at \(address) is listening but did not answer within "
+        + "\(Self.seconds(bound)), so it is probably stopped or frozen; resume a stopped one "
+        + "with kill -CONT, or kill it and start it again."
     case .staleForward(let path, let removed):
       "announce found a speech-dispatcher socket forwarded over SSH at \(path), but nothing answers "
         + "there because the SSH session that forwarded it has ended"
@@ -143,6 +151,13 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
         + "reach speech-dispatcher at \(local): \(Self.reason(in: detail)); forward the one on your own "
         + "machine with the lines of announce init ssh, or start speech-dispatcher here."
     }
+  }
+
+  /// "2 seconds", "1.5 seconds".
+  static func seconds(_ duration: Duration) -> String {
+    let (whole, fraction) = duration.components
+    let tenths = fraction / 100_000_000_000_000_000
+    return tenths == 0 ? "\(whole) second\(whole == 1 ? "" : "s")" : "\(whole).\(tenths) seconds"
   }
 
   /// The cause in libspeechd's "Can't connect to … : REASON. Autospawn: …" text, in lower case.

@@ -84,30 +84,35 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
 
   /// How long a forwarded socket may take to answer the first command before it counts as
   /// stale: well over an intercontinental round trip, and inside the 2 seconds promised.
-  static let forwardedReplyBound: Int32 = 1_500
+  static let forwardedReplyBound: Duration = .milliseconds(1_500)
 
   /// Connects to exactly `address`.
   static func connect(
     to resolved: SpeechdAddress, appName: String,
-    replyBound: Int32 = SSIPGreeting.replyBound, isForwarded: Bool = false
+    replyBound: Duration = SSIPGreeting.replyBound, isForwarded: Bool = false
   ) async throws(SpeechdConnectError) -> SpeechdClient {
+    // One bound for the whole connection: the greeting spends at most `replyBound` of it,
+    // libspeechd's own connecting the rest (it may have to start the daemon).
     let result = await Deadline.run(within: connectBound, on: libspeechd) {
       Result { () throws(SpeechdConnectError) in
         try open(resolved, appName: appName, replyBound: replyBound, isForwarded: isForwarded)
       }
     }
-    guard let result else {
-      throw .unreachable(resolved, detail: "it did not answer within 5 seconds")
-    }
+    guard let result else { throw .notAnswering(resolved, within: connectBound) }
     return try result.get()
   }
 
   private static func open(
-    _ address: SpeechdAddress, appName: String, replyBound: Int32, isForwarded: Bool
+    _ address: SpeechdAddress, appName: String, replyBound: Duration, isForwarded: Bool
   ) throws(SpeechdConnectError) -> SpeechdClient {
-    if SSIPGreeting.check(address, replyBound: replyBound) == .somethingElse {
+    switch SSIPGreeting.check(address, within: replyBound) {
+    case .somethingElse:
       throw .unreachable(
         address, detail: "something answered there, but it does not speak speech-dispatcher's protocol")
+    case .silent:
+      throw .notAnswering(address, within: replyBound)
+    case .nobodyListens, .speechDispatcher:
+      break
     }
     guard let cAddress = address.makeCAddress() else {
       throw .unreachable(address, detail: "out of memory")

@@ -5,7 +5,10 @@ import Glibc
 enum UnixSocket {
   /// A connected stream socket to `path`, which the caller closes; otherwise the
   /// `errno` of what failed (`ENAMETOOLONG` for a path that does not fit).
-  static func connect(toPath path: String) -> Result<Int32, Errno> {
+  ///
+  /// A `nonBlocking` socket fails with `EAGAIN` when the listener's backlog is full,
+  /// where a blocking one would wait until the listener accepts, perhaps for ever.
+  static func connect(toPath path: String, nonBlocking: Bool = false) -> Result<Int32, Errno> {
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     let capacity = MemoryLayout.size(ofValue: address.sun_path)
@@ -14,7 +17,8 @@ enum UnixSocket {
       raw.copyBytes(from: path.utf8)
       raw[path.utf8.count] = 0
     }
-    let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    let type = Int32(SOCK_STREAM.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
+    let socket = Glibc.socket(AF_UNIX, type, 0)
     guard socket >= 0 else { return .failure(Errno(errno)) }
     let connected = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
