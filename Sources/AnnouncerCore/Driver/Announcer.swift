@@ -41,6 +41,8 @@ public final class Announcer: Sendable {
 
   private let inputs: Inbox<Input>
   private let backend: any SpeechBackend
+  /// Whether the backend still answers, as the loop last found.
+  private let backendAnswers = BackendAnswers()
   private let subscribers = EventHub()
   private let lastID = Mutex(0)
   /// Relays the backend's events into the loop's inputs.
@@ -81,6 +83,7 @@ public final class Announcer: Sendable {
     self.inputs = inputs
     let time = TimeSource(clock)
     let subscribers = self.subscribers
+    let backendAnswers = self.backendAnswers
 
     let forwarder = Task {
       for await event in backend.events { inputs.send(.speech(event)) }
@@ -106,7 +109,8 @@ public final class Announcer: Sendable {
     let loop = Task {
       var driver = DriverLoop(
         queue: AnnouncementQueue(timing: timing, maxWaiting: maxWaiting), time: time,
-        inputs: inputs, operations: operations, turns: turns, publish: subscribers.publish)
+        inputs: inputs, operations: operations, turns: turns, publish: subscribers.publish,
+        backendAnswers: backendAnswers)
       // Everything that has arrived is taken in one go: one wake-up per batch.
       while let batch = await inputs.next() {
         for input in batch { driver.handle(input) }
@@ -221,11 +225,14 @@ public final class Announcer: Sendable {
   /// Stops the announcer and closes the backend. Pending announcements are not spoken.
   ///
   /// Waits at most `bound` for the backend: a wedged speech-dispatcher may never answer.
+  /// One that an announcement already found not answering is not waited for at all: its
+  /// close is queued behind the call it never answered.
   public func close(waitingAtMost bound: Duration = .seconds(2)) async {
     inputs.finish()
     let loop = self.loop
     let backend = self.backend
-    _ = await Deadline.wait(atMost: bound) {
+    let answers = backendAnswers.value
+    _ = await Deadline.wait(atMost: answers ? bound : .zero) {
       await loop.value
       await backend.close()
     }
@@ -256,6 +263,7 @@ public final class Announcer: Sendable {
     let operations: AsyncStream<BackendOperation>.Continuation
     let turns: any SpeakingTurns
     let publish: @Sendable (AnnouncerEvent) -> Void
+    let backendAnswers: BackendAnswers
     var turn = TurnState.free
     var lastTurnRequest = 0
     var outcomeWaiters: [AnnouncementID: CheckedContinuation<Outcome, Never>] = [:]
@@ -272,8 +280,10 @@ public final class Announcer: Sendable {
       case .speech(let event):
         perform(queue.handle(event, now: now))
       case .accepted(let submission, let messageID):
+        backendAnswers.value = true
         perform(queue.submissionAccepted(submission, messageID: messageID, now: now))
       case .failed(let submission):
+        backendAnswers.value = true
         perform(queue.submissionFailed(submission, now: now))
       case .timer:
         timer = nil
@@ -340,6 +350,7 @@ public final class Announcer: Sendable {
         case .report(let event):
           publish(event)
         case .deliver(let id, let outcome):
+          if outcome == .gaveUp(.notAnswering) { backendAnswers.value = false }
           outcomeWaiters.removeValue(forKey: id)?.resume(returning: outcome)
         }
       }
@@ -396,6 +407,16 @@ public final class Announcer: Sendable {
       }
       timer = (deadline, task)
     }
+  }
+}
+
+/// Whether the backend answered the last call the loop heard of; shared by the loop and ``Announcer/close(waitingAtMost:)``.
+private final class BackendAnswers: Sendable {
+  private let state = Atomic(true)
+
+  var value: Bool {
+    get { state.load(ordering: .acquiring) }
+    set { state.store(newValue, ordering: .releasing) }
   }
 }
 

@@ -198,6 +198,9 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
   case noRetry = "no-retry"
   /// speech-dispatcher stopped reporting progress: usually broken audio output.
   case stalled
+  /// speech-dispatcher stopped answering: it took no message and answered no probe
+  /// until the retry window closed. It is stopped (SIGSTOP) or frozen.
+  case notAnswering = "not-answering"
   /// The connection to speech-dispatcher was lost.
   case disconnected
   /// The user cancelled it, for example with Ctrl-C.
@@ -212,6 +215,8 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
     case .noRetry: "other speech interrupted it and its timeout of 0 allows no retry"
     case .stalled:
       "speech-dispatcher began but never finished speaking it, so its audio output is probably broken; check that PulseAudio or PipeWire is running and read speech-dispatcher's log in ~/.cache/speech-dispatcher/log"
+    case .notAnswering:
+      "speech-dispatcher stopped answering, so it is probably stopped or frozen; resume a stopped one with kill -CONT, or kill it and start it again"
     case .disconnected: "the connection to speech-dispatcher was lost and did not come back in time"
     case .cancelled: "it was cancelled"
     case .dropped: "too many announcements were waiting, so it was skipped"

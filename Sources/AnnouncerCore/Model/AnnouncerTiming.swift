@@ -9,6 +9,10 @@ public struct AnnouncerTiming: Sendable, Equatable {
   public var longestProbeInterval: Duration = .milliseconds(100)
   /// How long a quiet probe may go without any answer before speech counts as stalled.
   public var probeAnswerBound: Duration = .seconds(2)
+  /// How long speech-dispatcher may take to take a message (answer its SPEAK command)
+  /// before it counts as not answering, when the retry window closes earlier. Measured:
+  /// it answers within about 5 ms; one that is stopped (SIGSTOP) or frozen never does.
+  public var acceptBound: Duration = .seconds(2)
   /// How long an attempt may go without BEGIN before announce checks whether the channel is busy.
   public var beginBound: Duration = .seconds(5)
   /// How long a playing attempt may go without a sign of progress before a quiet

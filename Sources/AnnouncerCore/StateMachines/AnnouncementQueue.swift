@@ -25,6 +25,7 @@ package struct SubmissionID: Hashable, Sendable {
 /// Broken audio: once an announcement has stalled, speech-dispatcher's audio
 /// output is known to be broken, so every announcement still waiting is given
 /// up at once as stalled too, instead of each paying for a stall of its own.
+/// The same goes for a speech-dispatcher found not answering at all.
 /// One that arrives later is tried as usual: that attempt is the check whether
 /// audio has come back.
 ///
@@ -260,9 +261,9 @@ package struct AnnouncementQueue: Sendable {
         inFlight = nil
         switch outcome {
         case .spoken(_, let duration): return [event(.spoken(duration: duration))] + deliver(outcome, to: id)
-        case .gaveUp(.stalled):
-          let behind = giveUpWaiting(.stalled, now: now)
-          var stalled = event(.gaveUp(.stalled))
+        case .gaveUp(let reason) where reason == .stalled || reason == .notAnswering:
+          let behind = giveUpWaiting(reason, now: now)
+          var stalled = event(.gaveUp(reason))
           if case .report(var report) = stalled {
             report.givenUpAlong = behind.count
             stalled = .report(report)

@@ -33,6 +33,13 @@
 ///   was lost without an event and counts as interrupted; a probe with no
 ///   answer within ``AnnouncerTiming/probeAnswerBound`` means speech has
 ///   stalled (with broken audio, speech-dispatcher 0.11.4 answers nothing).
+/// - A message or probe that speech-dispatcher has not even taken (its `say`
+///   has not returned) means speech-dispatcher is not answering at all: it is
+///   stopped (SIGSTOP) or frozen. That is waited out until the retry window
+///   closes, and at least ``AnnouncerTiming/acceptBound``, so that a daemon
+///   continued in time (SIGCONT) takes the message and speaks; then the
+///   announcement gives up as not answering. Nothing else is checked meanwhile,
+///   because nothing else can reach it.
 /// - A paused attempt is not watched until it resumes.
 /// - When the connection is lost, the announcement waits for it to be restored
 ///   and then tries again politely, as after an interruption, until the window
@@ -150,8 +157,11 @@ struct AnnouncementStateMachine {
     case .notStarted, .waitingForTurn, .finished: return nil
     case .delaying(let until): return until
     case .attempting(let attempt):
-      return [attempt.watchdog, attempt.check?.answerBy].compactMap { $0 }.min()
+      if !attempt.message.isAccepted { return notAnsweringAt(sentAt: attempt.sentAt) }
+      let check = attempt.check.map { $0.isAccepted ? $0.answerBy : notAnsweringAt(sentAt: $0.sentAt) }
+      return [attempt.watchdog, check].compactMap { $0 }.min()
     case .waitingForQuiet(let wait):
+      if let probe = wait.probe, !probe.isAccepted { return notAnsweringAt(sentAt: probe.sentAt) }
       let next = wait.probe?.answerBy ?? wait.nextProbeAt
       return min(next, windowEnd ?? next)
     case .waitingForConnection:
@@ -161,6 +171,15 @@ struct AnnouncementStateMachine {
 
   private var windowEnd: Duration? {
     windowStart.map { $0 + announcement.retryTimeout }
+  }
+
+  /// When a submission sent at `sentAt` that speech-dispatcher has still not taken makes
+  /// it count as not answering: when the retry window closes, and no sooner than
+  /// ``AnnouncerTiming/acceptBound`` after sending. One deadline for every step, so that a
+  /// frozen daemon costs the window, not the wait for BEGIN (5 s) and then for a probe
+  /// that cannot even be sent (2 s) one after the other.
+  private func notAnsweringAt(sentAt: Duration) -> Duration {
+    max(sentAt + timing.acceptBound, windowEnd ?? sentAt)
   }
 
   // MARK: Inputs
@@ -265,6 +284,14 @@ struct AnnouncementStateMachine {
     case .delaying(let until):
       return now >= until ? askForTurn() : []
     case .attempting(var attempt):
+      if !attempt.message.isAccepted {
+        guard now >= notAnsweringAt(sentAt: attempt.sentAt) else { return [] }
+        return finish(.gaveUp(.notAnswering), cancellingSpeech: true)
+      }
+      if let probe = attempt.check, !probe.isAccepted {
+        guard now >= notAnsweringAt(sentAt: probe.sentAt) else { return [] }
+        return finish(.gaveUp(.notAnswering), cancellingSpeech: true)
+      }
       if let probe = attempt.check, now >= probe.answerBy {
         return finish(.gaveUp(.stalled), cancellingSpeech: true)
       }
@@ -277,6 +304,10 @@ struct AnnouncementStateMachine {
       state = .attempting(attempt)
       return [.submit(.quietProbe, serial: serial)]
     case .waitingForQuiet(var wait):
+      if let probe = wait.probe, !probe.isAccepted {
+        guard now >= notAnsweringAt(sentAt: probe.sentAt) else { return [] }
+        return finish(.gaveUp(.notAnswering), cancellingSpeech: true)
+      }
       if let windowEnd, now >= windowEnd {
         return finish(.gaveUp(.interruptedOutOfTime))
       }
@@ -476,7 +507,7 @@ struct AnnouncementStateMachine {
 
   private mutating func makeProbe(now: Duration) -> (QuietProbe, Int) {
     let serial = takeSerial()
-    return (QuietProbe(serial: serial, answerBy: now + timing.probeAnswerBound), serial)
+    return (QuietProbe(serial: serial, sentAt: now, answerBy: now + timing.probeAnswerBound), serial)
   }
 
   private func isOurs(serial: Int) -> Bool {

@@ -16,6 +16,9 @@ struct TrackedMessage: Equatable {
 
   init(serial: Int) { self.serial = serial }
 
+  /// Whether speech-dispatcher has taken the message: `say` returned its id.
+  var isAccepted: Bool { id != nil }
+
   /// Records the id for `serial` and returns the held events that belong to it.
   /// Returns `nil` when `serial` is not this message's.
   mutating func accept(serial: Int, id: MessageID) -> [SpeechEvent]? {
@@ -51,13 +54,19 @@ struct QuietProbe: Equatable {
   }
 
   private(set) var message: TrackedMessage
-  /// When the probe must have been answered.
+  /// When the probe was sent.
+  let sentAt: Duration
+  /// When the probe, once taken, must have been answered.
   let answerBy: Duration
 
-  init(serial: Int, answerBy: Duration) {
+  init(serial: Int, sentAt: Duration, answerBy: Duration) {
     message = TrackedMessage(serial: serial)
+    self.sentAt = sentAt
     self.answerBy = answerBy
   }
+
+  /// Whether speech-dispatcher has taken the probe.
+  var isAccepted: Bool { message.isAccepted }
 
   /// Records the probe's id; see ``TrackedMessage/accept(serial:id:)``.
   mutating func accept(serial: Int, id: MessageID) -> [SpeechEvent]? {

@@ -63,9 +63,10 @@ final class AnnounceSession: Sendable {
           failures[reason, default: 0] += 1
           // Dropped ones are summed up at the end instead of one line each.
           if reason == .dropped { continue }
-          // Those given up because an earlier one stalled (they never had an
-          // attempt) are named in that one's sentence: one sentence per stall.
-          if reason == .stalled, event.attempt == 0 { continue }
+          // Those given up because an earlier one stalled or found speech-dispatcher
+          // not answering (they never had an attempt) are named in that one's
+          // sentence: one sentence per stall.
+          if reason == .stalled || reason == .notAnswering, event.attempt == 0 { continue }
           let along =
             switch event.givenUpAlong {
             case 0: ""

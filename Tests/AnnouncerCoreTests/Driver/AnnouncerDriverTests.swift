@@ -91,6 +91,40 @@ import Testing
     #expect(backend.cancelCount == 1)
   }
 
+  /// A daemon stopped with SIGSTOP: the message is sent and never taken. The announcement
+  /// gives up when its window closes, the one waiting behind it at once, and closing does
+  /// not wait for a backend that no longer answers.
+  @Test func aBackendThatStopsAnsweringGivesUpAtTheEndOfTheWindowAndCloseDoesNotWait() async throws {
+    let announcer = makeAnnouncer()
+    var said = backend.said.makeAsyncIterator()
+    backend.stopAnswering()
+    defer { backend.answerAgain() }
+    async let outcome = announcer.announce("one", retryTimeout: .seconds(5))
+    _ = try #require(await said.next())
+    async let second = announcer.announce("two", retryTimeout: .seconds(5))
+    await announcer.waitUntilQueued()
+    clock.advance(by: .seconds(5))
+    #expect(await outcome == .gaveUp(.notAnswering))
+    #expect(await second == .gaveUp(.notAnswering))
+    // A close that waited for this backend would wait out the whole bound (and the test's time limit).
+    await announcer.close(waitingAtMost: .seconds(600))
+    #expect(backend.cancelCount == 0)
+  }
+
+  @Test func aBackendThatAnswersAgainWithinTheWindowSpeaks() async throws {
+    let announcer = makeAnnouncer()
+    var said = backend.said.makeAsyncIterator()
+    backend.stopAnswering()
+    async let outcome = announcer.announce("one", retryTimeout: .seconds(5))
+    let first = try #require(await said.next())
+    clock.advance(by: .seconds(3))
+    backend.answerAgain()
+    backend.emit(.began(first.id))
+    backend.emit(.ended(first.id))
+    #expect(await outcome == .spoken(attempts: 1, duration: .seconds(3)))
+    await announcer.close()
+  }
+
   @Test func aLostConnectionIsWaitedForAndTheAnnouncementRetriedWhenItReturns() async throws {
     let announcer = makeAnnouncer()
     var said = backend.said.makeAsyncIterator()

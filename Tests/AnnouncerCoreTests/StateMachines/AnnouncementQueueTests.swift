@@ -173,6 +173,8 @@ import Testing
     let checkAt = now + timing.progressCheckInterval
     let probe = submissions(queue.tick(now: checkAt))
     #expect(probe.count == 1)
+    // speech-dispatcher takes the probe and never answers it: broken audio.
+    if let probe = probe.first { _ = queue.submissionAccepted(probe, messageID: id + 1, now: checkAt) }
     return queue.tick(now: checkAt + timing.probeAnswerBound)
   }
 
@@ -189,6 +191,23 @@ import Testing
     // The first carries how many went with it; the others never had an attempt.
     #expect(events.map(\.givenUpAlong) == [2, 0, 0])
     #expect(events.map(\.attempt) == [1, 0, 0])
+    #expect(submissions(finished).isEmpty)
+    #expect(queue.isIdle)
+  }
+
+  /// speech-dispatcher never takes the first message (it is stopped): the ones waiting
+  /// would each wait out a window of their own behind it, so they go at once with it.
+  @Test func aDaemonThatIsNotAnsweringGivesUpEveryWaitingAnnouncementAtOnce() {
+    var queue = TurnGrantingQueue(timing: timing)
+    for (index, text) in ["One", "Two", "Three"].enumerated() {
+      _ = queue.enqueue(
+        Announcement(text, retryTimeout: .seconds(5)), id: AnnouncementID(index + 1), now: .zero)
+    }
+    #expect(gaveUp(queue.tick(now: .seconds(4))).isEmpty)
+    let finished = queue.tick(now: .seconds(5))
+    let events = gaveUp(finished)
+    #expect(events.map(\.kind) == Array(repeating: .gaveUp(.notAnswering), count: 3))
+    #expect(events.map(\.givenUpAlong) == [2, 0, 0])
     #expect(submissions(finished).isEmpty)
     #expect(queue.isIdle)
   }

@@ -475,6 +475,94 @@ import Testing
       ])
   }
 
+  // MARK: Not answering (a daemon stopped with SIGSTOP, or frozen)
+
+  /// speech-dispatcher never takes the message: `say` does not return. No probe is sent
+  /// at the wait for BEGIN (it could not reach the daemon either); the announcement gives
+  /// up when the window closes.
+  @Test func aMessageNeverTakenGivesUpAsNotAnsweringWhenTheWindowCloses() {
+    var m = machine(timeout: .seconds(10))
+    _ = started(&m)
+    #expect(m.deadline == .seconds(10))
+    #expect(m.tick(now: timing.beginBound) == [])
+    #expect(m.tick(now: .seconds(10) - .milliseconds(1)) == [])
+    #expect(
+      m.tick(now: .seconds(10)) == [.cancelSpeech, .releaseTurn, .finish(.gaveUp(.notAnswering))])
+  }
+
+  /// With a short window, or none, speech-dispatcher still gets the accept bound.
+  @Test(arguments: [Duration.zero, .seconds(1)])
+  func aMessageNeverTakenWaitsAtLeastTheAcceptBound(timeout: Duration) {
+    var m = machine(timeout: timeout)
+    _ = started(&m)
+    #expect(m.deadline == timing.acceptBound)
+    #expect(m.tick(now: timing.acceptBound - .milliseconds(1)) == [])
+    #expect(
+      m.tick(now: timing.acceptBound) == [
+        .cancelSpeech, .releaseTurn, .finish(.gaveUp(.notAnswering)),
+      ])
+  }
+
+  /// A daemon continued (SIGCONT) within the window takes the message and speaks it,
+  /// even after the waits for BEGIN and for a probe's answer would have run out.
+  @Test func aMessageTakenLateWithinTheWindowIsSpoken() {
+    var m = machine(timeout: .seconds(10))
+    let serial = submittedSerial(started(&m))
+    #expect(m.tick(now: timing.beginBound) == [])
+    #expect(m.tick(now: timing.beginBound + timing.probeAnswerBound) == [])
+    #expect(m.submissionAccepted(serial: serial, id: 7, now: .seconds(8)) == [])
+    #expect(m.handle(.began(7), now: .seconds(8)) == [.report(.begin)])
+    #expect(
+      m.handle(.ended(7), now: .seconds(9)) == [
+        .releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(9))),
+      ])
+  }
+
+  /// Stopped in the middle of speaking: the progress check is never taken. That is not
+  /// broken audio (a stall after 2 s): it is waited out to the end of the window.
+  @Test func aProgressCheckNeverTakenGivesUpAsNotAnsweringWhenTheWindowCloses() {
+    var m = machine(timeout: .seconds(5))
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .milliseconds(5))
+    let checkAt = .milliseconds(5) + timing.progressCheckInterval
+    _ = probeSerial(m.tick(now: checkAt))
+    #expect(m.deadline == .seconds(5))
+    #expect(m.tick(now: checkAt + timing.probeAnswerBound) == [])
+    #expect(
+      m.tick(now: .seconds(5)) == [.cancelSpeech, .releaseTurn, .finish(.gaveUp(.notAnswering))])
+  }
+
+  /// Continued within the window: the check is taken, finds our speech playing, and it ends.
+  @Test func aProgressCheckTakenLateFindsTheSpeechPlaying() {
+    var m = machine(timeout: .seconds(5))
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .milliseconds(5))
+    let checkAt = .milliseconds(5) + timing.progressCheckInterval
+    let probe = probeSerial(m.tick(now: checkAt))
+    #expect(m.submissionAccepted(serial: probe, id: 8, now: .seconds(4)) == [])
+    #expect(m.handle(.cancelled(8), now: .seconds(4)) == [])
+    #expect(m.deadline == .seconds(4) + timing.progressCheckInterval)
+    _ = m.handle(.indexMark(7, name: final), now: .seconds(4))
+    #expect(
+      m.handle(.ended(7), now: .milliseconds(4_500)) == [
+        .releaseTurn, .finish(.spoken(attempts: 1, duration: .milliseconds(4_500))),
+      ])
+  }
+
+  /// Waiting for quiet, a probe never taken outlasts the window: the reason is that
+  /// speech-dispatcher does not answer, not that other speech held the channel.
+  @Test func aQuietProbeNeverTakenGivesUpAsNotAnsweringNotAsInterrupted() {
+    var m = machine(timeout: .seconds(3))
+    startAccepted(&m, id: 7)
+    _ = probeSerial(m.handle(.cancelled(7), now: .milliseconds(2_500)))
+    #expect(m.deadline == .milliseconds(2_500) + timing.acceptBound)
+    #expect(m.tick(now: .seconds(3)) == [])
+    #expect(
+      m.tick(now: .milliseconds(2_500) + timing.acceptBound) == [
+        .cancelSpeech, .releaseTurn, .finish(.gaveUp(.notAnswering)),
+      ])
+  }
+
   // MARK: Connection, delay, cancel
 
   @Test func aLostConnectionMidAttemptWaitsForItAndRetriesPolitely() {

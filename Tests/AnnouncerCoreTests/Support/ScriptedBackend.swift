@@ -42,6 +42,7 @@ final class ScriptedBackend: SpeechBackend {
   private let saidSink: AsyncStream<Said>.Continuation
   private let state = Mutex((nextID: 100, failing: false, cancels: 0))
   private let feed = EventFeed()
+  private let gate = ReplyGate()
 
   init() {
     (said, saidSink) = AsyncStream.makeStream(of: Said.self)
@@ -51,6 +52,14 @@ final class ScriptedBackend: SpeechBackend {
 
   /// From now on, every `say` fails as if the connection were gone.
   func failFromNowOn() { state.withLock { $0.failing = true } }
+
+  /// From now on, `say`, `cancelAll` and `close` are not answered until ``answerAgain()``,
+  /// as with a speech-dispatcher stopped with SIGSTOP: libspeechd's calls block on the reply.
+  /// A request is still recorded in ``said`` when it is sent.
+  func stopAnswering() { gate.hold() }
+
+  /// Answers every call that waits, and every call from now on, as a continued daemon does.
+  func answerAgain() { gate.release() }
 
   /// How many times the announcer cancelled speech.
   var cancelCount: Int { state.withLock { $0.cancels } }
@@ -87,6 +96,7 @@ final class ScriptedBackend: SpeechBackend {
       }
     }
     saidSink.yield(Said(request: request, id: id, spokenWith: spokenWith))
+    await gate.pass()
     return id
   }
 
@@ -117,11 +127,42 @@ final class ScriptedBackend: SpeechBackend {
     }
   }
 
-  func cancelAll() async { state.withLock { $0.cancels += 1 } }
+  func cancelAll() async {
+    await gate.pass()
+    state.withLock { $0.cancels += 1 }
+  }
 
   func close() async {
+    await gate.pass()
     feed.finish()
     saidSink.finish()
+  }
+}
+
+/// Holds calls back while the scripted daemon is not answering.
+private final class ReplyGate: Sendable {
+  private let state = Mutex((held: false, waiters: [CheckedContinuation<Void, Never>]()))
+
+  func hold() { state.withLock { $0.held = true } }
+
+  func release() {
+    let waiters = state.withLock { state in
+      state.held = false
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Returns at once while answering, otherwise once released.
+  func pass() async {
+    await withCheckedContinuation { continuation in
+      let open = state.withLock { state in
+        if state.held { state.waiters.append(continuation) }
+        return !state.held
+      }
+      if open { continuation.resume() }
+    }
   }
 }
 
