@@ -101,7 +101,7 @@ package enum HeldSettings: Sendable, Equatable {
   case asOpened
   /// Exactly these settings.
   case known(ConnectionSettings)
-  /// Not known: after a refused `SET`, or after listing voices, which sets the module and language.
+  /// Not known: after a refused `SET`.
   case unknown
 
   /// Whether the daemon's defaults must be known to send a message asking for `voice`.

@@ -234,33 +234,44 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
     }
   }
 
-  /// The synthesis voices of `module` (or the current one) for `language` (or all languages).
+  /// The synthesis voices of `module` (or the daemon's default one) for `language` (or all
+  /// languages); empty when they cannot be listed within ``voiceListBound``.
   public func synthesisVoices(module: String?, language: String?) async -> [SynthesisVoice] {
-    await onLibspeechd { client in
-      guard let connection = client.connection else { return [] }
-      // Listing needs the module and language set on the connection; the next message
-      // sets every setting again, from the defaults read before they change here.
-      _ = client.defaults(of: connection)
-      client.held = .unknown
-      if let module, VoiceOptions.isSafeName(module) { spd_set_output_module(connection, module) }
-      if let language, VoiceOptions.isSafeName(language) { spd_set_language(connection, language) }
-      // libspeechd's spd_list_synthesis_voices takes time quadratic in the number of
-      // voices (it scans the reply from the start for each one): 4 to 5 s for espeak-ng's
-      // 13,362 voices, against 0.8 s for the daemon to send them. The raw reply is parsed
-      // here in one pass instead.
-      var reply: UnsafeMutablePointer<CChar>?
-      guard spd_execute_command_with_reply(connection, "LIST SYNTHESIS_VOICES", &reply) == 0,
-        let reply
-      else {
-        free(reply)
-        return []
-      }
-      let voices = SynthesisVoice.parseList(String(cString: reply))
-      free(reply)
-      return voices.filter { voice in
-        language.map { voice.language == $0 || voice.language.hasPrefix($0 + "-") } ?? true
-      }
+    let address = self.address
+    // On the libspeechd queue, so that the blocking read holds no thread of Swift's pool.
+    let voices = await onLibspeechd { _ in Self.listVoices(at: address, module: module) }
+    return voices.filter { voice in
+      language.map { voice.language == $0 || voice.language.hasPrefix($0 + "-") } ?? true
     }
+  }
+
+  /// How long listing voices may take; espeak-ng's 13,362 take about 0.3 s.
+  static let voiceListBound: Duration = .seconds(10)
+
+  /// Lists voices on a connection of announce's own: libspeechd would read the 330 KB
+  /// reply one byte at a time (see ``SSIPConversation``), and setting the module for the
+  /// list on this connection would cost the next message a `SET` of every setting.
+  /// speech-dispatcher 0.11.4 ignores a language given to `LIST SYNTHESIS_VOICES` and
+  /// lists them all, so the caller filters.
+  private static func listVoices(at address: SpeechdAddress, module: String?) -> [SynthesisVoice] {
+    let deadline = ContinuousClock.now + voiceListBound
+    guard case .success(let conversation) = SSIPConversation.open(address) else { return [] }
+    func succeeds(_ command: String) -> Bool {
+      guard conversation.send(command), case .lines(let reply) = conversation.readReply(until: deadline)
+      else {
+        return false
+      }
+      return SSIPConversation.isSuccess(reply)
+    }
+    guard succeeds("SET SELF CLIENT_NAME \"announce:announce:voices\"") else { return [] }
+    if let module {
+      guard VoiceOptions.isSafeName(module), succeeds("SET SELF OUTPUT_MODULE \(module)") else { return [] }
+    }
+    guard conversation.send("LIST SYNTHESIS_VOICES"),
+      case .lines(let list) = conversation.readReply(until: deadline, limit: 64 << 20)
+    else { return [] }
+    conversation.quit(until: deadline)
+    return SynthesisVoice.parseList(String(decoding: list, as: UTF8.self))
   }
 
   /// Cancels every message of this connection that is speaking or waiting.

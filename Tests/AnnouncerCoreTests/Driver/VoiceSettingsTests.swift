@@ -111,17 +111,6 @@ import Testing
     #expect(spoken[3]?.language == ScriptedBackend.defaults.language)
     await announcer.close()
   }
-
-  @Test func aChangeBehindTheClientIsUndoneBeforeTheNextMessage() async throws {
-    let announcer = Announcer(backend: backend, clock: clock)
-    var said = backend.said.makeAsyncIterator()
-    backend.connectionChangedBehindTheClient(.outputModule("listed"))
-    async let outcome = announcer.announce("A")
-    let a = try await speak(&said)
-    _ = await outcome
-    #expect(a.spokenWith?.outputModule == ScriptedBackend.defaults.outputModule)
-    await announcer.close()
-  }
 }
 
 /// What the client sends for a change of settings.

@@ -116,17 +116,6 @@ final class ScriptedBackend: SpeechBackend {
     return connection.daemon
   }
 
-  /// Something other than an announcement changed the connection (listing voices does),
-  /// so the client no longer knows what it holds.
-  func connectionChangedBehindTheClient(_ change: SettingChange) {
-    connection.withLock { connection in
-      // As SpeechdClient does before listing voices: the defaults are read while they are still there.
-      _ = readDefaults(&connection)
-      connection.daemon.apply(change)
-      connection.belief = .unknown
-    }
-  }
-
   func cancelAll() async {
     await gate.pass()
     state.withLock { $0.cancels += 1 }
