@@ -79,25 +79,38 @@ extension CommandTests {
 }
 
 extension CommandTests {
+  /// `body` given the socket address of `path`, as bind and connect take it.
+  static func withAddress<T>(of path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: path.utf8)
+      raw[path.utf8.count] = 0
+    }
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+  }
+
+  /// A Unix stream socket bound to `path` and listening.
+  static func listeningSocket(at path: String, backlog: Int32) throws -> Int32 {
+    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard withAddress(of: path, { bind(listener, $0, $1) }) == 0, listen(listener, backlog) == 0 else {
+      close(listener)
+      throw SpawnError(description: "bind failed")
+    }
+    return listener
+  }
+
   /// A Unix socket that accepts connections, says something that is not SSIP, and hangs up.
   final class ImpostorListener: Sendable {
     let path =
       NSTemporaryDirectory() + "announce-impostor-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
 
     init() throws {
-      let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-      var address = sockaddr_un()
-      address.sun_family = sa_family_t(AF_UNIX)
-      withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        raw.copyBytes(from: path.utf8)
-        raw[path.utf8.count] = 0
-      }
-      let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-      }
-      guard bound == 0, listen(listener, 8) == 0 else { throw SpawnError(description: "bind failed") }
+      let listener = try CommandTests.listeningSocket(at: path, backlog: 8)
       Thread {
         while true {
           let client = accept(listener, nil, nil)
@@ -128,21 +141,7 @@ extension CommandTests {
     let listener: Int32
 
     init(backlog: Int32 = 8) throws {
-      listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-      var address = sockaddr_un()
-      address.sun_family = sa_family_t(AF_UNIX)
-      withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        raw.copyBytes(from: path.utf8)
-        raw[path.utf8.count] = 0
-      }
-      let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-      }
-      guard bound == 0, listen(listener, backlog) == 0 else {
-        throw SpawnError(description: "bind failed")
-      }
+      listener = try CommandTests.listeningSocket(at: path, backlog: backlog)
     }
 
     /// Connects until the backlog refuses more, as many runs against a stopped daemon do.
@@ -150,17 +149,7 @@ extension CommandTests {
       var clients: [Int32] = []
       while clients.count < 64 {
         let client = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-          raw.copyBytes(from: path.utf8)
-          raw[path.utf8.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-          $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(client, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-          }
-        }
+        let connected = CommandTests.withAddress(of: path) { connect(client, $0, $1) }
         clients.append(client)
         if connected != 0 { break }
       }
