@@ -141,3 +141,55 @@ extension SpeakingTests {
     }
   }
 }
+
+extension SpeakingTests.CommandLine {
+  /// The peak resident memory of process `pid` since it started, in KiB; 0 when unknown.
+  /// VmHWM counts the program's own memory only: the rusage of `wait4` would count the
+  /// test process's too, which a `posix_spawn` child shares until it executes.
+  func peakKiB(of pid: pid_t) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+    return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+  }
+
+  /// 64 MiB without a line end, as `tr '\0' a </dev/zero | announce -q` gives: the line is
+  /// skipped as too long, the next line is still spoken, and the process's peak memory
+  /// stays far below the input.
+  @Test func aHugeLineWithoutALineEndIsSkippedInBoundedMemory() throws {
+    let running = try Running(
+      Command.announce, ["--json"], environment: stack.clientEnvironment(), keepStandardInputOpen: true)
+    let chunk = String(repeating: "a", count: 1 << 20)
+    for _ in 0..<64 { running.write(chunk) }
+    // The writes have returned, so announce has read all but a pipe's worth, and waits for more.
+    let peak = peakKiB(of: running.pid)
+    running.write("\nHi\n")
+    running.closeInput()
+    let result = running.wait()
+    print("announce read 64 MiB without a line end with a peak of \(peak / 1024) MiB")
+    #expect(result.status == 65, "\(result.standardError)")
+    #expect(
+      result.standardError
+        == "Skipped input line 1: it is longer than the limit of 4 MiB (4194304 bytes); "
+        + "split it into shorter lines.\n")
+    let spoken = jsonEvents(result.standardOutput).filter { $0["event"] as? String == "spoken" }
+    #expect(spoken.compactMap { $0["text"] as? String } == ["Hi"])
+    #expect(peak > 0 && peak < 48 << 10, "peak memory \(peak) KiB")
+  }
+
+  /// A line of a mebibyte is spoken, and its first words start soon.
+  @Test func aMebibyteLineStartsSpeakingSoon() throws {
+    let running = try Running(
+      Command.announce, ["--json"], environment: stack.clientEnvironment(), keepStandardInputOpen: true)
+    let line = String(repeating: "Words on a long line. ", count: (1 << 20) / 22) + "\n"
+    let written = Date()
+    running.write(line)
+    let began = running.waitForOutput(containing: "\"event\":\"begin\"", timeout: 20)
+    let seconds = Date().timeIntervalSince(written)
+    print("a line of \(line.utf8.count) bytes began to be spoken after \(String(format: "%.2f", seconds)) s")
+    running.send(SIGINT)
+    let result = running.wait(timeout: 10)
+    #expect(began, "\(result.standardError)")
+    #expect(seconds < 5, "\(seconds) s before a line of a mebibyte began")
+    #expect(result.status == 130, "\(result.standardError)")
+  }
+}

@@ -112,6 +112,12 @@ final class AnnounceSession: Sendable {
   private func announcement(
     for line: InputLines.Line, format: OutputOptions.InputFormat, ssml: Bool
   ) -> Result<Announcement, LineError> {
+    if line.isOverlong {
+      return .failure(
+        LineError(
+          "it is longer than the limit of \(InputLines.maxLineBytes >> 20) MiB (\(InputLines.maxLineBytes) bytes); "
+            + "split it into shorter lines"))
+    }
     var announcement = defaults
     // The text is made speakable once, by the announcer, when it takes the announcement.
     switch format {
