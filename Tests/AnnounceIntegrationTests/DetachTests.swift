@@ -88,6 +88,22 @@ extension SpeakingTests {
   }
 }
 
+extension SpeakingTests.Detached {
+  @Test func aLogThatIsNotARegularFileIsNamedAndTheDeliveryGoesOn() throws {
+    let state = detachState()
+    defer { try? FileManager.default.removeItem(atPath: state.directory) }
+    try FileManager.default.createDirectory(
+      atPath: state.directory + "/announce", withIntermediateDirectories: true)
+    #expect(mkfifo(state.log, 0o600) == 0)
+    let result = try Command.run(Command.announce, ["--detach", "Saved"], environment: state.environment)
+    #expect(result.status == 0)
+    #expect(
+      result.standardError
+        == "The outcome log \(state.log) is not a regular file of yours, so outcomes are not logged; remove it.\n"
+    )
+  }
+}
+
 /// `--detach` errors that are reported before anything goes into the background.
 @Suite struct DetachCommandTests {
   func announce(

@@ -176,3 +176,100 @@ import Testing
     #expect(EventJSON.quoted("a\u{1B}b\u{1}") == "\"a\\u001bb\\u0001\"")
   }
 }
+
+/// A log that someone tampered with is refused, and a stuck writer cannot block the others.
+@Suite struct TamperedOutcomeLogTests {
+  /// A fresh state directory with the log's directory made; removed afterwards.
+  func withDirectory(_ body: (OutcomeLog, String) throws -> Void) throws {
+    let directory = NSTemporaryDirectory() + "announce-log-tamper-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try FileManager.default.createDirectory(
+      atPath: directory + "/announce", withIntermediateDirectories: true)
+    try body(OutcomeLog(path: directory + "/announce/log.jsonl"), directory)
+  }
+
+  /// Runs `body` on a thread of its own; whether it finished within `seconds`, and how long it took.
+  /// A body still running after that is let go by `release`, so that no thread stays blocked.
+  func finishes(
+    within seconds: Double, _ body: @escaping @Sendable () -> Void, release: () -> Void = {}
+  ) -> (finished: Bool, seconds: Double) {
+    let done = DispatchSemaphore(value: 0)
+    let started = Date()
+    Thread {
+      body()
+      done.signal()
+    }
+    .start()
+    let finished = done.wait(timeout: .now() + seconds) == .success
+    let took = Date().timeIntervalSince(started)
+    if !finished {
+      release()
+      done.wait()
+    }
+    return (finished, took)
+  }
+
+  @Test func aSymbolicLinkAtTheLogIsNotFollowed() throws {
+    try withDirectory { log, directory in
+      let target = directory + "/bashrc"
+      try "alias ls='ls -F'\n".write(toFile: target, atomically: false, encoding: .utf8)
+      #expect(symlink(target, log.path) == 0)
+      log.record(error: "x", status: 69)
+      #expect(try String(contentsOfFile: target, encoding: .utf8) == "alias ls='ls -F'\n")
+      let problem = try #require(log.problem())
+      #expect(
+        problem
+          == "The outcome log \(log.path) is not a regular file of yours, so outcomes are not logged; remove it."
+      )
+    }
+  }
+
+  @Test func aSymbolicLinkAtTheLockIsNotFollowed() throws {
+    try withDirectory { log, directory in
+      let target = directory + "/elsewhere"
+      #expect(symlink(target, log.path + ".lock") == 0)
+      log.record(error: "x", status: 69)
+      #expect(!FileManager.default.fileExists(atPath: target))
+      #expect(!FileManager.default.fileExists(atPath: log.path))
+      #expect(log.problem()?.contains(log.path + ".lock") == true)
+    }
+  }
+
+  @Test func aFIFOAtTheLogDoesNotBlockTheWriter() throws {
+    try withDirectory { log, _ in
+      #expect(mkfifo(log.path, 0o600) == 0)
+      let path = log.path
+      let writing = finishes(within: 5, { log.record(error: "x", status: 69) }) {
+        // A reader lets the blocked writer go.
+        let reader = open(path, O_RDONLY | O_NONBLOCK)
+        if reader >= 0 { close(reader) }
+      }
+      #expect(writing.finished, "writing to a FIFO at the log blocked")
+      #expect(log.problem() != nil)
+    }
+  }
+
+  @Test func aLockHeldForEverIsWaitedForAboutASecondAndTheLineLeftOut() throws {
+    try withDirectory { log, _ in
+      let holder = open(log.path + ".lock", O_WRONLY | O_CREAT, 0o600)
+      defer { close(holder) }
+      #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
+      let writing = finishes(within: 5, { log.record(error: "x", status: 69) }) { flock(holder, LOCK_UN) }
+      #expect(writing.finished, "the writer waited for the lock for ever")
+      #expect(writing.seconds >= 0.9 && writing.seconds < 3, "\(writing.seconds) s")
+      // The line is left out, not written without the lock.
+      #expect(!FileManager.default.fileExists(atPath: log.path))
+      flock(holder, LOCK_UN)
+      log.record(error: "y", status: 69)
+      #expect((try? String(contentsOfFile: log.path, encoding: .utf8))?.contains("\"y\"") == true)
+    }
+  }
+
+  @Test func aRegularFileOfOursIsFine() throws {
+    try withDirectory { log, _ in
+      #expect(log.problem() == nil)
+      log.record(error: "x", status: 69)
+      #expect(log.problem() == nil)
+    }
+  }
+}

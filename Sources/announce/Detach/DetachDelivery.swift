@@ -15,6 +15,9 @@ extension Announce {
       try await SpeechdClient.connect(
         address: output.address, environment: Self.environment, appName: output.appName)
     }
+    // The child has no standard error, so a log it cannot write is said here, and the
+    // delivery goes on without it.
+    if let problem = OutcomeLog.forUser(environment: Self.environment).problem() { terminal.error(problem) }
     do {
       _ = try Detach.spawnChild(
         arguments: Array(CommandLine.arguments.dropFirst()),

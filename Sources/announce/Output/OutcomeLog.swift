@@ -121,27 +121,86 @@ struct OutcomeLog: EventSink {
   /// A JSON string literal.
   static func quoted(_ text: String) -> String { EventJSON.quoted(text) }
 
+  /// How long a writer waits for the lock before it leaves its line out: a writer holds
+  /// it for one write, so only a stuck one holds it longer.
+  static let lockWait: Duration = .seconds(1)
+
+  /// Why the log cannot be written, as one sentence naming the fix; `nil` when it can.
+  ///
+  /// The log and its lock file must be regular files owned by this user: a symbolic
+  /// link there would make announce append to the link's target, and a FIFO would
+  /// block the writer while it holds the lock.
+  func problem() -> String? {
+    for file in [path, path + ".lock"] {
+      var status = stat()
+      guard lstat(file, &status) == 0 else { continue }
+      if !Self.isOwnRegularFile(status) {
+        return "The outcome log \(file) is not a regular file of yours, so outcomes are not logged; "
+          + "remove it."
+      }
+    }
+    return nil
+  }
+
+  /// Whether `status` describes a regular file owned by this process's user.
+  static func isOwnRegularFile(_ status: stat) -> Bool {
+    (status.st_mode & S_IFMT) == S_IFREG && status.st_uid == geteuid()
+  }
+
+  /// Opens `file` for writing without following a symbolic link or blocking on a FIFO,
+  /// and keeps it only if it is a regular file of this user's.
+  private static func openOwnRegularFile(_ file: String, flags: Int32) -> Int32? {
+    let descriptor = open(file, flags | O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+    guard descriptor >= 0 else { return nil }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, isOwnRegularFile(status) else {
+      close(descriptor)
+      return nil
+    }
+    return descriptor
+  }
+
+  /// Takes the exclusive lock on `descriptor`, waiting at most ``lockWait``.
+  ///
+  /// `flock` has no timeout of its own, and an alarm would interrupt every thread's
+  /// calls, so the lock is tried again every few milliseconds instead.
+  private static func lock(_ descriptor: Int32) -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + lockWait
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      guard errno == EWOULDBLOCK || errno == EINTR, clock.now < deadline else { return false }
+      usleep(5_000)
+    }
+    return true
+  }
+
   /// Appends one line, rotating first when it would take the file past ``bound``.
-  /// A log that cannot be written is given up on quietly: nobody is there to tell.
+  ///
+  /// A log that cannot be written, is not a regular file of this user's, or whose lock
+  /// stays taken for ``lockWait`` is given up on quietly: nobody is there to tell;
+  /// `--detach` checks ``problem()`` before it leaves.
   func append(_ line: String) {
     let bytes = Array((line + "\n").utf8)
     let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
     try? FileManager.default.createDirectory(
       atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let lock = open(path + ".lock", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-    guard lock >= 0 else { return }
+    guard let lock = Self.openOwnRegularFile(path + ".lock", flags: 0) else { return }
     defer { close(lock) }
-    guard flock(lock, LOCK_EX) == 0 else { return }
-    var status = stat()
-    if stat(path, &status) == 0, status.st_size > 0, Int(status.st_size) + bytes.count > bound {
-      rename(path, olderPath)
-    }
-    let file = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-    guard file >= 0 else { return }
+    guard Self.lock(lock) else { return }
+    guard var file = Self.openOwnRegularFile(path, flags: O_APPEND) else { return }
     defer { close(file) }
+    var status = stat()
+    guard fstat(file, &status) == 0 else { return }
+    if status.st_size > 0, Int(status.st_size) + bytes.count > bound, rename(path, olderPath) == 0 {
+      guard let fresh = Self.openOwnRegularFile(path, flags: O_APPEND) else { return }
+      close(file)
+      file = fresh
+      guard fstat(file, &status) == 0 else { return }
+    }
     var offset = 0
     while offset < bytes.count {
       let written = bytes[offset...].withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+      if written < 0 && errno == EINTR { continue }
       if written <= 0 { return }
       offset += written
     }
