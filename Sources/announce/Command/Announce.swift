@@ -112,6 +112,9 @@ struct Announce: AsyncParsableCommand {
         continuation.finish()
       }
     let summary = await session.run(lines, format: output.input, ssml: announcer.ssml)
+    // The signal's handler exits too, once it has the same outcomes reported; whichever
+    // comes first, the status is the signal's.
+    if let signalNumber = signals.received { throw ExitCode(ExitStatus.interrupted(by: signalNumber)) }
     if summary.failures.contains(.disconnected) {
       terminal.failure(
         "speech-dispatcher at \(speaker.speechService ?? "its address") went away and did not come back in time; "

@@ -1,6 +1,7 @@
 import AnnouncerCore
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// What one run of the command amounted to.
 struct RunSummary {
@@ -27,6 +28,9 @@ final class AnnounceSession: Sendable {
   private let terminal: Terminal
   private let clock = ContinuousClock()
   private let started: ContinuousClock.Instant
+  /// The task that reports events; a signal waits for it, so that the outcomes of the
+  /// cancelled announcements are written before the process exits.
+  private let reporting = Mutex<Task<[GiveUpReason: Int], Never>?>(nil)
 
   /// - Parameters:
   ///   - announcer: speaks the announcements.
@@ -79,6 +83,7 @@ final class AnnounceSession: Sendable {
       }
       return failures
     }
+    reporting.withLock { $0 = reporter }
     var rejected = 0
     var sinceQueued = 0
     for await line in lines {
@@ -104,9 +109,14 @@ final class AnnounceSession: Sendable {
     return RunSummary(failureCounts: await reporter.value, rejectedLines: rejected)
   }
 
-  /// Gives up everything and cancels our speech; for signals.
+  /// Gives up everything and cancels our speech, then waits until every outcome has
+  /// been reported; for signals. Closing the announcer ends its events, so the wait
+  /// is bounded by ``Announcer/close(waitingAtMost:)``.
   func cancelAll() async {
     await announcer.cancelAll()
+    await announcer.close()
+    let reporter = reporting.withLock { $0 }
+    _ = await reporter?.value
   }
 
   private func announcement(

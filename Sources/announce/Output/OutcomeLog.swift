@@ -176,6 +176,8 @@ struct OutcomeLog: EventSink {
 
   /// Appends one line, rotating first when it would take the file past ``bound``.
   ///
+  /// The line is written whole or not at all: one `write` of the whole record, and when
+  /// that falls short (a full disk), the file is cut back to its size before.
   /// A log that cannot be written, is not a regular file of this user's, or whose lock
   /// stays taken for ``lockWait`` is given up on quietly: nobody is there to tell;
   /// `--detach` checks ``problem()`` before it leaves.
@@ -197,12 +199,13 @@ struct OutcomeLog: EventSink {
       file = fresh
       guard fstat(file, &status) == 0 else { return }
     }
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
-      if written < 0 && errno == EINTR { continue }
-      if written <= 0 { return }
-      offset += written
+    var written = -1
+    repeat {
+      written = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+    } while written < 0 && errno == EINTR
+    if written != bytes.count {
+      // Cut back what part of the line went in, so that the next record is not glued to it.
+      _ = ftruncate(file, status.st_size)
     }
   }
 }
