@@ -17,6 +17,7 @@ extension SpeakingTests {
       (["--voice", "NoSuchVoice", "Hello"], "has no voice \"NoSuchVoice\""),
       (["--language", "xx", "Hello"], "has no voice for the language \"xx\""),
       (["--list-voices", "-o", "nosuchmodule"], "has no output module \"nosuchmodule\"; it has espeak-ng"),
+      (["--list-voices", "--language", "zz"], "has no voice for the language \"zz\""),
     ])
     func anUnknownNameIsAUsageErrorOfOneSentence(arguments: [String], says: String) throws {
       let result = try announce(arguments, input: "")
@@ -24,6 +25,18 @@ extension SpeakingTests {
       #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
       #expect(result.standardError.contains(says), "\(result.standardError)")
       #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func listingVoicesMatchesLanguagesAsSpeakingDoes() throws {
+      let exact = try announce(["--list-voices", "--language", "en-US"], input: "")
+      #expect(exact.status == 0, "\(exact.standardError)")
+      #expect(!exact.standardOutput.isEmpty)
+      // Case is ignored, and a more specific tag finds the voices of its language.
+      for tag in ["en-us", "EN", "de-AT"] {
+        let listed = try announce(["--list-voices", "--language", tag], input: "")
+        #expect(listed.status == 0, "\(tag): \(listed.standardError)")
+        #expect(!listed.standardOutput.isEmpty, "\(tag) listed nothing")
+      }
     }
 
     @Test func aVoiceAndLanguageTheModuleListsAreSpoken() throws {

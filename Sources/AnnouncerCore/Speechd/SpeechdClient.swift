@@ -240,9 +240,7 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
     let address = self.address
     // On the libspeechd queue, so that the blocking read holds no thread of Swift's pool.
     let voices = await onLibspeechd { _ in Self.listVoices(at: address, module: module) }
-    return voices.filter { voice in
-      language.map { voice.language == $0 || voice.language.hasPrefix($0 + "-") } ?? true
-    }
+    return voices.filter { voice in language.map(voice.speaks) ?? true }
   }
 
   /// How long listing voices may take; espeak-ng's 13,362 take about 0.3 s.
@@ -455,6 +453,13 @@ public struct SynthesisVoice: Sendable, Equatable {
   public var language: String
   /// Its variant, or `none`.
   public var variant: String
+
+  /// Whether the voice speaks `wanted`: its language, ignoring case, or a more or less
+  /// specific form of it (`en` for a voice of `en-US`, `de-AT` for a voice of `de`).
+  package func speaks(_ wanted: String) -> Bool {
+    let (available, wanted) = (language.lowercased(), wanted.lowercased())
+    return available == wanted || available.hasPrefix(wanted + "-") || wanted.hasPrefix(available + "-")
+  }
 
   /// The voices in a reply to SSIP's `LIST SYNTHESIS_VOICES`: lines of
   /// `249-name<TAB>language<TAB>variant`, ended by `249 OK VOICE LIST SENT`.

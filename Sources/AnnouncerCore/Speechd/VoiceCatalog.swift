@@ -55,7 +55,7 @@ package actor VoiceCatalog {
       return nil
     }
     if let language = voice.language,
-      !voices.contains(where: { Self.language($0.language, matches: language) })
+      !voices.contains(where: { $0.speaks(language) })
     {
       return "speech-dispatcher's output module \"\(module)\" has no voice for the language \"\(language)\"; "
         + "see the languages it has with: \(howToList(module))."
@@ -64,7 +64,7 @@ package actor VoiceCatalog {
   }
 
   /// Why speech-dispatcher has no output module `name`, as one sentence; `nil` when it has one.
-  package func moduleProblem(_ name: String) async -> String? {
+  private func moduleProblem(_ name: String) async -> String? {
     let modules = await allModules()
     guard !modules.isEmpty, !modules.contains(name) else { return nil }
     return "speech-dispatcher has no output module \"\(name)\"; it has \(Self.list(modules))."
@@ -84,9 +84,12 @@ package actor VoiceCatalog {
     return listed
   }
 
-  private static func language(_ available: String, matches wanted: String) -> Bool {
-    let (a, w) = (available.lowercased(), wanted.lowercased())
-    return a == w || a.hasPrefix(w + "-") || w.hasPrefix(a + "-")
+  /// The voices of `module` (the default one when `nil`) that speak `language` (all when
+  /// `nil`), from the list this catalog already asked for when it has one.
+  package func voices(of module: String?, speaking language: String?) async -> [SynthesisVoice] {
+    let name: String
+    if let module { name = module } else { name = await listing.defaultOutputModule() }
+    return await voices(of: name).filter { voice in language.map(voice.speaks) ?? true }
   }
 
   /// `a`, `a and b`, `a, b and c`.

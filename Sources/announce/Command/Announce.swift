@@ -167,15 +167,15 @@ struct Announce: AsyncParsableCommand {
       for module in await client.outputModules() { print(module) }
     }
     if output.listVoices {
-      if let module = voice.outputModule,
-        let problem = await VoiceCatalog(client, howToList: Self.howToListVoices).moduleProblem(module)
-      {
+      // The same check as before speaking: an unknown module or language is a usage error.
+      let catalog = VoiceCatalog(client, howToList: Self.howToListVoices)
+      let asked = VoiceOptions(language: voice.language, outputModule: voice.outputModule)
+      if let problem = await catalog.problem(with: asked) {
         terminal.failure(problem, status: ExitStatus.usage)
         await client.close()
         throw ExitCode(ExitStatus.usage)
       }
-      let voices = await client.synthesisVoices(
-        module: voice.outputModule, language: voice.language)
+      let voices = await catalog.voices(of: voice.outputModule, speaking: voice.language)
       for voice in voices { print("\(voice.name)\t\(voice.language)\t\(voice.variant)") }
     }
     await client.close()

@@ -29,6 +29,15 @@ private final class CountingListing: VoiceListing {
 @Suite struct VoiceCatalogTests {
   private let listing = CountingListing()
 
+  @Test func theVoicesOfALanguageAreThoseItWouldSpeakWith() async {
+    let catalog = VoiceCatalog(listing)
+    #expect(await catalog.voices(of: nil, speaking: "en-us").map(\.name) == ["English (America)"])
+    #expect(await catalog.voices(of: "espeak-ng", speaking: "DE-AT").map(\.name) == ["German"])
+    #expect(await catalog.voices(of: nil, speaking: nil).count == 2)
+    #expect(await catalog.voices(of: nil, speaking: "fr").isEmpty)
+    #expect(listing.asked.withLock { $0.voices["espeak-ng"] } == 1)
+  }
+
   @Test func anUnknownModuleIsOneSentenceNamingTheModulesThereAre() async {
     let catalog = VoiceCatalog(listing)
     #expect(
