@@ -43,6 +43,21 @@ import Testing
         == "announce: --rate must be a whole number from -100 to 100, not 500 (see announce --help).")
   }
 
+  @Test func theValidValuesAreAListInWordsNotDashes() {
+    let message = """
+      Error: The value 'robot' is invalid for '--voice-type <type>'. Please provide one of the following:
+        - male1
+        - male2
+        - child_female
+      Usage: announce [<options>] [<texts> ...]
+        See 'announce --help' for more information.
+      """
+    #expect(
+      OneLineErrors.sentence(message, commandName: "announce")
+        == "announce: The value 'robot' is invalid for '--voice-type <type>'. Please provide one of the following: male1, male2 or child_female (see announce --help)."
+    )
+  }
+
   @Test func everyOptionIsParsed() throws {
     let command = try parse([
       "-t", "2.5", "--delay", "1", "-P", "message", "-I", "prompt", "-x",

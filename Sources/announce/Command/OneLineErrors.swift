@@ -41,13 +41,34 @@ enum OneLineErrors {
   }
 
   /// `message` as one line: `announce: <what is wrong> (see announce --help).`
+  ///
+  /// ArgumentParser lists the valid values of an option one per line, each after a dash;
+  /// they become `a, b or c`, because a screen reader would read every dash aloud.
   static func sentence(_ message: String, commandName: String) -> String {
-    var text = message.split(whereSeparator: \.isNewline)
-      .map { $0.trimmingWhiteSpace }
-      .filter { !$0.isEmpty && !$0.hasPrefix("Usage:") && !$0.hasPrefix("See '") }
-      .map { line in line.hasPrefix("Error: ") ? String(line.dropFirst(7)) : line }
-      .map { line in line.hasPrefix("Help: ") ? String(line.dropFirst(6)) : line }
-      .joined(separator: " ")
+    var parts: [String] = []
+    var items: [String] = []
+    func endList() {
+      guard let last = items.popLast() else { return }
+      parts.append(items.isEmpty ? last : items.joined(separator: ", ") + " or " + last)
+      items = []
+    }
+    for line in message.split(whereSeparator: \.isNewline).map({ $0.trimmingWhiteSpace }) {
+      if line.hasPrefix("- ") {
+        items.append(String(line.dropFirst(2)))
+        continue
+      }
+      endList()
+      guard !line.isEmpty, !line.hasPrefix("Usage:"), !line.hasPrefix("See '") else { continue }
+      if line.hasPrefix("Error: ") {
+        parts.append(String(line.dropFirst(7)))
+      } else if line.hasPrefix("Help: ") {
+        parts.append(String(line.dropFirst(6)))
+      } else {
+        parts.append(line)
+      }
+    }
+    endList()
+    var text = parts.joined(separator: " ")
     while let last = text.last, last == "." || last == " " { text.removeLast() }
     if text.isEmpty { text = "the arguments could not be understood" }
     return "\(commandName.split(separator: " ").first ?? "announce"): \(text) (see \(commandName) --help)."
