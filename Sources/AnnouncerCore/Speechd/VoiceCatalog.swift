@@ -43,8 +43,7 @@ package actor VoiceCatalog {
   package func problem(with voice: VoiceOptions) async -> String? {
     if let module = voice.outputModule, let problem = await moduleProblem(module) { return problem }
     guard voice.voiceName != nil || voice.language != nil else { return nil }
-    let module: String
-    if let named = voice.outputModule { module = named } else { module = await listing.defaultOutputModule() }
+    let module = await resolved(voice.outputModule)
     let voices = await voices(of: module)
     guard !voices.isEmpty else { return nil }
     if let name = voice.voiceName {
@@ -87,9 +86,13 @@ package actor VoiceCatalog {
   /// The voices of `module` (the default one when `nil`) that speak `language` (all when
   /// `nil`), from the list this catalog already asked for when it has one.
   package func voices(of module: String?, speaking language: String?) async -> [SynthesisVoice] {
-    let name: String
-    if let module { name = module } else { name = await listing.defaultOutputModule() }
-    return await voices(of: name).filter { voice in language.map(voice.speaks) ?? true }
+    await voices(of: resolved(module)).filter { voice in language.map(voice.speaks) ?? true }
+  }
+
+  /// `module`, or the module a message that names none is spoken with.
+  private func resolved(_ module: String?) async -> String {
+    if let module { return module }
+    return await listing.defaultOutputModule()
   }
 
   /// `a`, `a and b`, `a, b and c`.
