@@ -37,17 +37,7 @@ import Testing
       posix_spawn_file_actions_addclose(&actions, 2)
     }
     defer { if ends[1] >= 0 { close(ends[1]) } }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var emptyMask = sigset_t()
-    sigemptyset(&emptyMask)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGINT, SIGTERM, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigmask(&attributes, &emptyMask)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let spawn = ChildSignals()
     var environment = ProcessInfo.processInfo.environment
     environment["SPEECHD_ADDRESS"] = "unix_socket:/nonexistent/announce.sock"
     let argv = ([Command.announce] + arguments).map { strdup($0) } + [nil]
@@ -57,7 +47,7 @@ import Testing
       for pointer in environmentList { free(pointer) }
     }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, Command.announce, &actions, &attributes, argv, environmentList)
+    let spawned = posix_spawn(&pid, Command.announce, &actions, &spawn.attributes, argv, environmentList)
     guard spawned == 0 else { throw SpawnError(description: String(cString: strerror(spawned))) }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

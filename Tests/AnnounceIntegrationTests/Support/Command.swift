@@ -26,6 +26,26 @@ enum Command {
   }
 }
 
+/// posix_spawn attributes that start a child as a shell would: no signal blocked, and the
+/// default action for the signals a test process may handle or ignore.
+final class ChildSignals {
+  var attributes = posix_spawnattr_t()
+
+  init() {
+    posix_spawnattr_init(&attributes)
+    var emptyMask = sigset_t()
+    sigemptyset(&emptyMask)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigmask(&attributes, &emptyMask)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+  }
+
+  deinit { posix_spawnattr_destroy(&attributes) }
+}
+
 struct SpawnError: Error, CustomStringConvertible {
   var description: String
 }
@@ -59,17 +79,7 @@ final class Running: Sendable {
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
     for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
 
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var emptyMask = sigset_t()
-    sigemptyset(&emptyMask)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigmask(&attributes, &emptyMask)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let spawn = ChildSignals()
 
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     let environmentList =
@@ -80,7 +90,7 @@ final class Running: Sendable {
       for pointer in environmentList { free(pointer) }
     }
     var pid: pid_t = 0
-    let status = posix_spawn(&pid, path, &actions, &attributes, argv, environmentList)
+    let status = posix_spawn(&pid, path, &actions, &spawn.attributes, argv, environmentList)
     close(inPipe[0])
     close(outPipe[1])
     close(errPipe[1])
