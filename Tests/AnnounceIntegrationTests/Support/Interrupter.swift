@@ -25,6 +25,12 @@ final class Interrupter: Sendable {
     return try await client.say(request)
   }
 
+  /// Sends announce's own quiet probe, as announce does while it waits for quiet, and
+  /// returns its message id.
+  func probe() async throws -> MessageID {
+    try await client.say(.quietProbe)
+  }
+
   /// Waits until message `id` has ended or was cancelled, and returns which; `nil` after `timeout`.
   func finalEvent(of id: MessageID, timeout: Double = 30) async -> SpeechEvent? {
     await firstEvent(timeout: timeout) { $0 == .ended(id) || $0 == .cancelled(id) }
