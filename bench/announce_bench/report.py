@@ -125,70 +125,53 @@ def goal(ok):
 
 
 # ------------------------------------------------------------ figures that depend on speech-dispatcher
-# Each cell is (text, goal met or None), or None when the figure was not measured there.
+# A cell is (text, whether the goal is met, or None when there is none or nothing to judge by).
 
 
-def overhead_cell(r):
-    o = r.overhead
-    if not o:
-        return None
+def overhead_cell(o):
     return (f"ratio median {o.ratio_median:.3f} (IQR {o.ratio_p25:.3f}-{o.ratio_p75:.3f}, range "
             f"{o.ratio_min:.3f}-{o.ratio_max:.3f}, {o.pairs} pairs); announce {sec(o.announce_median)}, "
             f"spd-say {sec(o.spdsay_median)}", o.ratio_median <= 1.03)
 
 
-def queued_cell(r):
-    c = r.cold
-    if not c:
-        return None
+def queued_cell(c):
     return (f"announce {ms(c.announce.queued)}, spd-say {ms(c.spdsay.queued)} "
             f"(medians of {c.announce.n} / {c.spdsay.n})", None)
 
 
-def begin_cell(r):
-    c = r.cold
-    if not c:
-        return None
+def begin_cell(c):
     difference = c.announce.begin - c.spdsay.begin
     measured = difference == difference  # not NaN: both got a BEGIN at least once
     return (f"announce {ms(c.announce.begin)}, spd-say {ms(c.spdsay.begin)}: difference "
             f"{difference * 1000:.1f} ms", difference <= 0.003 if measured else None)
 
 
-def retry_cell(r):
-    t = r.retry
-    if not t:
-        return None
+def retry_cell(t):
     problems = f"; problems: {len(t.problems)}" if t.problems else ""
     return (f"median {ms(t.median)} (range {ms(t.min)}-{ms(t.max)}, n={t.n}); END → next quiet probe "
             f"{ms(t.probe_wait)}, probe → retry BEGIN {ms(t.probe_tail)}{problems}",
             t.median <= 0.150 if t.n else None)
 
 
-def broken_cell(r):
-    f = r.failure
-    if not f:
-        return None
+def broken_cell(f):
     b = f.broken_spdsay
     spdsay = f"never: killed at the cap of {sec(f.cap)}" if b.killed else f"{sec(b.median)} ({b.codes})"
     return f"announce {sec(f.broken_announce.median)} ({f.broken_announce.codes}); spd-say {spdsay}", None
 
 
-def absent_cell(r):
-    f = r.failure
-    if not f:
-        return None
+def absent_cell(f):
     return (f"announce {ms(f.absent_announce.median)} ({f.absent_announce.codes}); spd-say "
             f"{ms(f.absent_spdsay.median)} ({f.absent_spdsay.codes})", None)
 
 
+# (figure, goal, the ReleaseFigures field it reads, its cell)
 RELEASE_FIGURES = (
-    ("1. Overhead, `\"Saved\"` wall time, announce / spd-say", "≤ 1.03", overhead_cell),
-    ("2. Cold start, exec → queued in daemon", "", queued_cell),
-    ("2. Cold start, exec → BEGIN", "≤ spd-say + 3 ms", begin_cell),
-    ("3. Retry latency, interrupter END → retry BEGIN", "≤ 150 ms", retry_cell),
-    ("4. Verdict, broken audio", "", broken_cell),
-    ("4. Verdict, server absent", "", absent_cell),
+    ("1. Overhead, `\"Saved\"` wall time, announce / spd-say", "≤ 1.03", "overhead", overhead_cell),
+    ("2. Cold start, exec → queued in daemon", "", "cold", queued_cell),
+    ("2. Cold start, exec → BEGIN", "≤ spd-say + 3 ms", "cold", begin_cell),
+    ("3. Retry latency, interrupter END → retry BEGIN", "≤ 150 ms", "retry", retry_cell),
+    ("4. Verdict, broken audio", "", "failure", broken_cell),
+    ("4. Verdict, server absent", "", "failure", absent_cell),
 )
 
 
@@ -200,16 +183,16 @@ def release_head(res):
 def release_rows(res):
     """(figure, goal, one cell per release measured); a figure no release measured has no row."""
     rows = []
-    for figure, target, cell_of in RELEASE_FIGURES:
-        cells = [cell_of(r) for r in res.releases]
-        if not any(cells):
+    for figure, target, name, cell_of in RELEASE_FIGURES:
+        measured = [getattr(r, name) for r in res.releases]
+        if not any(measured):
             continue
         texts = []
-        for cell in cells:
-            if not cell:
+        for value in measured:
+            if value is None:
                 texts.append("not measured")
             else:
-                text, ok = cell
+                text, ok = cell_of(value)
                 texts.append(f"{text}; goal {goal(ok)}" if target else text)
         rows.append((figure, target, *texts))
     return rows
@@ -224,7 +207,7 @@ def release_notes(res):
     retried = [r for r in res.releases if r.retry]
     if retried:
         lines.append("Retry latency ≤ 150 ms (issue #20): " + "; ".join(
-            f"{goal(r.retry.median <= 0.150 if r.retry.n else None)} on {r.label} (median {ms(r.retry.median)})"
+            f"{goal(r.retry.median <= 0.150 if r.retry.n else None)} on {r.label}, median {ms(r.retry.median)}"
             for r in retried) + ".")
     return lines
 
@@ -278,7 +261,7 @@ OTHER_HEAD = ("figure", "announce", "spd-say", "detail", "goal", "")
 
 
 # A number and its unit stay on one line when a cell is wrapped.
-NUMBER_AND_UNIT = re.compile(r"(\d) (ms|s|MiB|MB|pairs)\b")
+NUMBER_AND_UNIT = re.compile(r"(\d|exit) (ms|s|MiB|MB|pairs|\d)\b")
 
 
 def wrap(cell, width):

@@ -58,7 +58,8 @@ class Overhead:
 def measure_overhead(ctx):
     """1. Wall time of announce "Saved" vs spd-say -w "Saved", alternating A/B."""
     pairs = ctx.pairs
-    say(f"\n[1] overhead: announce \"{SAVED}\" vs spd-say -w \"{SAVED}\", {pairs} alternating pairs (Debian {ctx.release})")
+    say(f"\n[1] overhead: announce \"{SAVED}\" vs spd-say -w \"{SAVED}\", {pairs} alternating pairs "
+        f"(Debian {ctx.release})")
     env = client_env(ctx.ws, ctx.address)
     a_cmd = [ctx.announce, SAVED]
     s_cmd = ["spd-say", "-w", SAVED]

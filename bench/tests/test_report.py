@@ -129,8 +129,8 @@ class ReleaseTableTests(unittest.TestCase):
 
     def test_the_retry_goal_line_names_each_release(self):
         self.assertEqual(release_notes(BOTH), [
-            "Retry latency ≤ 150 ms (issue #20): met on speech-dispatcher 0.11.4 (Debian 12) (median 23 ms); "
-            "MISSED on speech-dispatcher 0.12.0 (Debian 13) (median 460 ms)."])
+            "Retry latency ≤ 150 ms (issue #20): met on speech-dispatcher 0.11.4 (Debian 12), median 23 ms; "
+            "MISSED on speech-dispatcher 0.12.0 (Debian 13), median 460 ms."])
 
     def test_a_skipped_release_has_no_column_and_a_sentence_says_so(self):
         self.assertEqual(release_head(ONLY_12), ("figure", "goal", "speech-dispatcher 0.11.4 (Debian 12)"))
@@ -174,6 +174,8 @@ class RenderTests(unittest.TestCase):
     def test_a_number_stays_with_its_unit(self):
         lines = grid_lines(("a",), [("difference 8.6 ms; goal met",)], [16])
         self.assertEqual(lines, ["a", "difference", "8.6 ms; goal met"])
+        lines = grid_lines(("a",), [("spd-say 475 ms (exit 1)",)], [20])
+        self.assertEqual(lines, ["a", "spd-say 475 ms", "(exit 1)"])
 
 
 if __name__ == "__main__":
