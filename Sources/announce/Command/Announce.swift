@@ -72,20 +72,25 @@ struct Announce: AsyncParsableCommand {
       }
     }
     if output.detach { try await detachDelivery(terminal: terminal) }
-    let speaker = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
-      try await Announcer.speechd(
+    let speechd = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
+      try await SpeechdSpeaker.connect(
         address: output.address, appName: output.appName,
         defaultTimeout: .seconds(announcer.resolvedTimeout),
         maxWaiting: announcer.resolvedMaxQueue, environment: Self.environment,
         // Without a word, announcers would talk over each other with no hint why.
         whenTurnsUnavailable: { terminal.error($0.message) })
     }
+    let speaker = speechd.announcer
     if output.verbose, let service = speaker.speechService {
       terminal.error("Connected to speech-dispatcher at \(service).")
     }
     // Names speech-dispatcher does not know would be spoken with some other voice.
-    let catalog = speaker.voiceListing.map { VoiceCatalog($0, howToList: Self.howToListVoices) }
-    if let problem = await catalog?.problem(with: voice.options) {
+    // A check cut short (the daemon stopped answering, or went away) is no pass.
+    let catalog = VoiceCatalog(speechd.lists, howToList: Self.howToListVoices)
+    let problem = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
+      try await catalog.problem(with: voice.options)
+    }
+    if let problem {
       terminal.failure(problem, status: ExitStatus.usage)
       await speaker.close()
       throw ExitCode(ExitStatus.usage)
@@ -135,6 +140,9 @@ struct Announce: AsyncParsableCommand {
     "announce --list-voices -o \(module)"
   }
 
+  /// How a person forwards speech-dispatcher over SSH with this command, for the end of a sentence.
+  static let howToForward = "the lines of announce init ssh"
+
   /// Where events go: the outcome log in the background half of `--detach`, otherwise
   /// the JSON stream and the verbose lines, as asked.
   func sinks(terminal: Terminal, log: OutcomeLog?) -> [any EventSink] {
@@ -145,7 +153,8 @@ struct Announce: AsyncParsableCommand {
     return sinks
   }
 
-  /// Runs `connect`; on failure, says why in one sentence and exits with the matching status.
+  /// Runs `connect` (or anything else that asks speech-dispatcher); on failure, says why in
+  /// one sentence and exits with the matching status.
   func connecting<Backend>(
     terminal: Terminal, _ connect: () async throws(SpeechdConnectError) -> Backend
   ) async throws -> Backend {
@@ -153,32 +162,62 @@ struct Announce: AsyncParsableCommand {
       return try await connect()
     } catch {
       let status = ExitStatus.forConnectError(error)
-      terminal.failure(error.description, status: status)
+      terminal.failure(error.sentence(forwardingWith: Self.howToForward), status: status)
       throw ExitCode(status)
     }
   }
 
+  /// `--list-modules` and `--list-voices`. A list cut short is an error, never a shorter
+  /// list, and an empty one is no success either.
   private func listDiscovery(terminal: Terminal) async throws {
     let client = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
       try await SpeechdClient.connect(
         address: output.address, environment: Self.environment, appName: output.appName)
     }
+    let lists = SpeechdLists(address: client.address)
     if output.listModules {
-      for module in await client.outputModules() { print(module) }
+      let modules = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
+        try await lists.outputModules()
+      }
+      guard !modules.isEmpty else {
+        throw listedNothing(
+          "speech-dispatcher at \(client.address) lists no output modules, so it cannot speak; "
+            + "install one, such as the package speech-dispatcher-espeak-ng, and start it again.",
+          terminal: terminal)
+      }
+      for module in modules { print(module) }
     }
     if output.listVoices {
       // The same check as before speaking: an unknown module or language is a usage error.
-      let catalog = VoiceCatalog(client, howToList: Self.howToListVoices)
+      let catalog = VoiceCatalog(lists, howToList: Self.howToListVoices)
       let asked = VoiceOptions(language: voice.language, outputModule: voice.outputModule)
-      if let problem = await catalog.problem(with: asked) {
+      let (problem, voices) = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
+        (
+          try await catalog.problem(with: asked),
+          try await catalog.voices(of: voice.outputModule, speaking: voice.language)
+        )
+      }
+      if let problem {
         terminal.failure(problem, status: ExitStatus.usage)
         await client.close()
         throw ExitCode(ExitStatus.usage)
       }
-      let voices = await catalog.voices(of: voice.outputModule, speaking: voice.language)
+      guard !voices.isEmpty else {
+        let module = voice.outputModule.map { "output module \"\($0)\"" } ?? "default output module"
+        throw listedNothing(
+          "speech-dispatcher's \(module) lists no voices, so none can be chosen by name; "
+            + "it speaks with the voice its own configuration sets.",
+          terminal: terminal)
+      }
       for voice in voices { print("\(voice.name)\t\(voice.language)\t\(voice.variant)") }
     }
     await client.close()
+  }
+
+  /// Says that a list came back empty and returns the exit for it: an empty list is no success.
+  private func listedNothing(_ sentence: String, terminal: Terminal) -> ExitCode {
+    terminal.failure(sentence, status: ExitStatus.serviceUnavailable)
+    return ExitCode(ExitStatus.serviceUnavailable)
   }
 
   /// The announcement every input becomes, before per-line JSON options.

@@ -150,8 +150,10 @@ final class AnnounceSession: Sendable {
   private func checked(
     _ announcement: Result<Announcement, LineError>
   ) async -> Result<Announcement, LineError> {
+    // A check cut short lets the line through: the announcer meets the same silent daemon
+    // and says so when the announcement gives up.
     guard case .success(let found) = announcement, found.voice != defaults.voice, let catalog,
-      let problem = await catalog.problem(with: found.voice)
+      let problem = try? await catalog.problem(with: found.voice)
     else { return announcement }
     return .failure(LineError(problem.hasSuffix(".") ? String(problem.dropLast()) : problem))
   }
