@@ -80,7 +80,7 @@ public struct SpeechdLists: Sendable {
 extension SpeechdLists: VoiceListing {}
 
 /// One conversation that reads speech-dispatcher's lists, each reply bounded by silence.
-struct SSIPListing: @unchecked Sendable {
+struct SSIPListing {
   private let conversation: SSIPConversation
   private let address: SpeechdAddress
   private let silenceBound: Duration
