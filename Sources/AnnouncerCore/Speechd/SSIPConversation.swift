@@ -77,7 +77,10 @@ final class SSIPConversation {
       if reply.count >= limit { return .lines(Array(reply.prefix(limit))) }
       let left = ContinuousClock.now.duration(to: deadline)
       guard left > .zero else { return .silence }
-      let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+      // Rounded up, so that silence is waited for at least as long as asked.
+      let milliseconds =
+        left.components.seconds * 1000 + (left.components.attoseconds + 999_999_999_999_999)
+        / 1_000_000_000_000_000
       let ready = poll(&entry, 1, Int32(clamping: max(milliseconds, 1)))
       if ready < 0 && errno == EINTR { continue }
       guard ready > 0 else { return .silence }

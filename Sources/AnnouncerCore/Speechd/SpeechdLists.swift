@@ -13,7 +13,8 @@ public struct SpeechdLists: Sendable {
   public let address: SpeechdAddress
   /// How long speech-dispatcher may say nothing while a list is read before it counts as
   /// not answering: the 2 seconds an unanswered message is given when speaking. espeak-ng's
-  /// 13,362 voices (330 KB) arrive in about 0.3 s, in blocks far apart less than that.
+  /// 13,362 voices (330 KB) arrive whole in about 0.3 s, so a daemon that answers never
+  /// comes near it.
   public let silenceBound: Duration
 
   /// The lists of the daemon at `address`.
@@ -22,13 +23,14 @@ public struct SpeechdLists: Sendable {
     self.silenceBound = silenceBound
   }
 
-  /// The module a message that names none is spoken with.
+  /// The module a message that names none is spoken with: what a new connection holds,
+  /// as the speaking connection did when it was opened.
   ///
   /// - Throws: ``SpeechdConnectError`` when speech-dispatcher does not answer within
   ///   ``silenceBound`` or cannot be reached.
   public func defaultOutputModule() async throws(SpeechdConnectError) -> String {
-    try await read { conversation throws(SpeechdConnectError) in
-      let reply = try conversation.ask("GET OUTPUT_MODULE")
+    try await read { listing throws(SpeechdConnectError) in
+      let reply = try listing.ask("GET OUTPUT_MODULE")
       return SSIPListing.values(in: reply).first ?? ConnectionSettings().outputModule
     }
   }
@@ -38,8 +40,8 @@ public struct SpeechdLists: Sendable {
   /// - Throws: ``SpeechdConnectError`` when speech-dispatcher does not answer within
   ///   ``silenceBound`` or cannot be reached.
   public func outputModules() async throws(SpeechdConnectError) -> [String] {
-    try await read { conversation throws(SpeechdConnectError) in
-      SSIPListing.values(in: try conversation.ask("LIST OUTPUT_MODULES"))
+    try await read { listing throws(SpeechdConnectError) in
+      SSIPListing.values(in: try listing.ask("LIST OUTPUT_MODULES"))
     }
   }
 
@@ -52,12 +54,13 @@ public struct SpeechdLists: Sendable {
   /// - Throws: ``SpeechdConnectError`` when speech-dispatcher does not answer within
   ///   ``silenceBound`` or cannot be reached.
   public func synthesisVoices(module: String?) async throws(SpeechdConnectError) -> [SynthesisVoice] {
-    try await read { conversation throws(SpeechdConnectError) in
-      try SSIPListing.voices(on: conversation, module: module)
+    try await read { listing throws(SpeechdConnectError) in
+      try SSIPListing.voices(on: listing, module: module)
     }
   }
 
-  /// Opens a conversation, runs `body` on it off Swift's thread pool (its reads block), and says goodbye.
+  /// Opens a conversation, runs `body` on it, and says goodbye; on a Dispatch thread,
+  /// since the reads block and must not hold one of Swift's few pool threads.
   private func read<T: Sendable>(
     _ body: @escaping @Sendable (SSIPListing) throws(SpeechdConnectError) -> T
   ) async throws(SpeechdConnectError) -> T {

@@ -191,16 +191,16 @@ struct Announce: AsyncParsableCommand {
       // The same check as before speaking: an unknown module or language is a usage error.
       let catalog = VoiceCatalog(lists, howToList: Self.howToListVoices)
       let asked = VoiceOptions(language: voice.language, outputModule: voice.outputModule)
-      let (problem, voices) = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
-        (
-          try await catalog.problem(with: asked),
-          try await catalog.voices(of: voice.outputModule, speaking: voice.language)
-        )
+      let problem = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
+        try await catalog.problem(with: asked)
       }
       if let problem {
         terminal.failure(problem, status: ExitStatus.usage)
         await client.close()
         throw ExitCode(ExitStatus.usage)
+      }
+      let voices = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
+        try await catalog.voices(of: voice.outputModule, speaking: voice.language)
       }
       guard !voices.isEmpty else {
         let module = voice.outputModule.map { "output module \"\($0)\"" } ?? "default output module"
