@@ -114,7 +114,7 @@ import Testing
 
   @Test func theBackgroundHalfReportsOnlyToTheLog() throws {
     let child = try Announce.parse(["--detached-child", "--", "Saved"])
-    #expect(!child.output.json && !child.output.verbose && !child.output.detach)
+    #expect(!child.output.json && !child.output.verbose && !child.detach.requested)
     let log = OutcomeLog(path: "/nonexistent/log.jsonl")
     let sinks = child.sinks(terminal: Terminal(quiet: false), log: log)
     #expect(sinks.count == 1)

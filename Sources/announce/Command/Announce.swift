@@ -24,6 +24,9 @@ struct Announce: AsyncParsableCommand {
   @OptionGroup(title: "Announcer") var announcer: AnnouncerOptions
   @OptionGroup(title: "Voice") var voice: VoiceArguments
   @OptionGroup(title: "Connection and output") var output: OutputOptions
+  @OptionGroup(title: "Standard input") var input: InputOptions
+  @OptionGroup(title: "Listing") var listing: ListingOptions
+  @OptionGroup(title: "Detached delivery") var detach: DetachOptions
 
   @Argument(help: "The announcements, one per argument; none or \"-\" reads standard input.")
   var texts: [String] = []
@@ -40,24 +43,33 @@ struct Announce: AsyncParsableCommand {
     try announcer.resolve(environment: environment)
     try voice.resolve(environment: environment)
     try output.validate()
+    if detach.requested && listing.anything {
+      throw ValidationError(
+        "--detach delivers announcements; leave it out with --list-modules and --list-voices.")
+    }
+    if detach.requested && (output.json || output.verbose) {
+      throw ValidationError(
+        "--detach returns before anything is spoken, so \(output.json ? "--json" : "--verbose") would print nothing; leave it out and read the outcomes in ~/.local/state/announce/log.jsonl."
+      )
+    }
     if texts.count > 1 && texts.contains("-") {
       throw ValidationError(
         "\"-\" reads standard input and must be the only TEXT; give the texts without \"-\", or pipe them all in."
       )
     }
-    if output.input == .json && !readsStandardInput {
+    if input.format == .json && !readsStandardInput {
       throw ValidationError("--input json reads standard input; give no TEXT, or \"-\".")
     }
-    if output.detach && readsStandardInput && isatty(0) == 1 {
+    if detach.requested && readsStandardInput && isatty(0) == 1 {
       throw ValidationError(
         "--detach cannot read announcements from the terminal; give them as TEXT, or pipe them in.")
     }
   }
 
   func run() async throws {
-    let log = output.detachedChild ? OutcomeLog.forUser(environment: Self.environment) : nil
+    let log = detach.isChild ? OutcomeLog.forUser(environment: Self.environment) : nil
     let terminal = Terminal(quiet: output.quiet, log: log)
-    if output.listModules || output.listVoices {
+    if listing.anything {
       try await listDiscovery(terminal: terminal)
       return
     }
@@ -71,7 +83,7 @@ struct Announce: AsyncParsableCommand {
         }
       }
     }
-    if output.detach { try await detachDelivery(terminal: terminal) }
+    if detach.requested { try await detachDelivery(terminal: terminal) }
     let speaker = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
       try await Announcer.speechd(
         address: output.address, appName: output.appName,
@@ -111,7 +123,7 @@ struct Announce: AsyncParsableCommand {
         }
         continuation.finish()
       }
-    let summary = await session.run(lines, format: output.input, ssml: announcer.ssml)
+    let summary = await session.run(lines, format: input.format, ssml: announcer.ssml)
     // The signal's handler exits too, once it has the same outcomes reported; whichever
     // comes first, the status is the signal's.
     if let signalNumber = signals.received { throw ExitCode(ExitStatus.interrupted(by: signalNumber)) }
@@ -163,10 +175,10 @@ struct Announce: AsyncParsableCommand {
       try await SpeechdClient.connect(
         address: output.address, environment: Self.environment, appName: output.appName)
     }
-    if output.listModules {
+    if listing.modules {
       for module in await client.outputModules() { print(module) }
     }
-    if output.listVoices {
+    if listing.voices {
       // The same check as before speaking: an unknown module or language is a usage error.
       let catalog = VoiceCatalog(client, howToList: Self.howToListVoices)
       let asked = VoiceOptions(language: voice.language, outputModule: voice.outputModule)

@@ -1,0 +1,218 @@
+import AnnouncerCore
+import ArgumentParser
+
+/// The values one setting takes: how they are read, and how a message names them.
+struct ValueRule<Value: Sendable>: Sendable {
+  /// The valid values, for the middle of a sentence: "a whole number from -100 to 100".
+  var description: String
+  /// A valid value, as written: "50".
+  var example: String
+  /// The range the help shows, such as "-100 to 100"; `nil` where ArgumentParser lists
+  /// the values itself or there is no range.
+  var range: String?
+  /// The value as written on the command line or in a variable; `nil` when it is not valid.
+  var read: @Sendable (String) -> Value?
+  /// Whether a value that ArgumentParser has parsed is valid.
+  var accepts: @Sendable (Value) -> Bool
+  /// The value of a JSON field; `nil` when it is not valid.
+  var fromJSON: @Sendable (JSONValue) -> Value?
+  /// A value as a message quotes it: `500`, `"en us"`.
+  var show: @Sendable (Value) -> String = { "\($0)" }
+  /// Whether the values are numbers, which may start with a minus sign: the option then
+  /// takes the next argument whatever it looks like, so that `-r -50` is a rate.
+  var isNumeric = false
+}
+
+extension ValueRule<Double> {
+  /// Seconds from 0 to a day, decimals allowed.
+  static let seconds = ValueRule(
+    description: "a number of seconds from 0 to \(Int(Announcement.longestWait))", example: "3",
+    range: "0 to \(Int(Announcement.longestWait))",
+    read: { Double($0).flatMap { Announcement.acceptsWait($0) ? $0 : nil } },
+    accepts: Announcement.acceptsWait,
+    fromJSON: { $0.number.flatMap { Announcement.acceptsWait($0) ? $0 : nil } },
+    show: JSONValue.numberText, isNumeric: true)
+}
+
+extension ValueRule<Int> {
+  /// A whole number in `range`; a JSON number with a fraction is not one, even `1.0`'s
+  /// neighbours: `100.5` is refused, `100.0` and `1e2` are 100.
+  static func wholeNumber(in range: ClosedRange<Int>, example: Int) -> ValueRule {
+    ValueRule(
+      description: "a whole number from \(range.lowerBound) to \(range.upperBound)",
+      example: "\(example)",
+      range: "\(range.lowerBound) to \(range.upperBound)",
+      read: { Int($0).flatMap { range.contains($0) ? $0 : nil } },
+      accepts: { range.contains($0) },
+      fromJSON: { $0.wholeNumber.flatMap { range.contains($0) ? $0 : nil } }, isNumeric: true)
+  }
+
+  /// A speech-dispatcher level: rate, pitch, pitch range, volume.
+  static let level = wholeNumber(in: VoiceOptions.levelRange, example: 50)
+}
+
+extension ValueRule<String> {
+  /// A name that can safely be sent to speech-dispatcher: one word, such as `example`.
+  static func word(example: String) -> ValueRule {
+    ValueRule(
+      description: "one word", example: example,
+      read: { VoiceOptions.isSafeName($0) ? $0 : nil },
+      accepts: VoiceOptions.isSafeName,
+      fromJSON: { $0.string.flatMap { VoiceOptions.isSafeName($0) ? $0 : nil } },
+      show: JSONValue.quoted)
+  }
+}
+
+extension ValueRule<Bool> {
+  /// `true` or `false`, in JSON only: on the command line it is a flag.
+  static let boolean = ValueRule(
+    description: "true or false", example: "true", read: { Bool($0) }, accepts: { _ in true },
+    fromJSON: { $0.boolean })
+}
+
+extension ValueRule where Value: CaseIterable & RawRepresentable<String> {
+  /// One of the enumeration's names, in any case: `IMPORTANT` is `important`.
+  static var choice: ValueRule {
+    ValueRule(
+      description: "one of " + ValueRule.list(Value.allCases.map(\.rawValue)),
+      example: Value.allCases.first?.rawValue ?? "",
+      read: { Value(rawValue: $0.lowercased()) },
+      accepts: { _ in true },
+      fromJSON: { $0.string.flatMap { Value(rawValue: $0.lowercased()) } },
+      show: { JSONValue.quoted($0.rawValue) })
+  }
+
+  /// `a, b or c`.
+  private static func list(_ names: [String]) -> String {
+    guard let last = names.last else { return "" }
+    return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
+  }
+}
+
+/// One setting of an announcement, declared once: its option, the values it takes, its
+/// default, its environment variable, its field in `--input json`, its help, and where
+/// it goes in an ``Announcement``. Parsing, validation, JSON input and `--help` all read
+/// it from here; ``Settings`` lists every one.
+struct Setting<Value: Sendable>: Sendable {
+  /// The long option without its dashes, such as `rate`; `nil` for a JSON field alone.
+  var option: String?
+  /// The one-letter option, if any.
+  var short: Character?
+  /// How the help names the value: `seconds`.
+  var valueName: String
+  /// What the setting does, for the help, without a full stop.
+  var summary: String
+  /// The values it takes.
+  var rule: ValueRule<Value>
+  /// The default, as the help shows it; `nil` when speech-dispatcher's own setting applies.
+  var defaultText: String?
+  /// The environment variable that gives the default, such as `ANNOUNCE_RATE`.
+  var variable: String?
+  /// Its field in a line of `--input json`; `nil` when a line cannot set it.
+  var jsonKey: String?
+  /// Puts the value into an announcement; `nil` for a setting of the whole run.
+  var apply: (@Sendable (inout Announcement, Value) -> Void)?
+
+  /// Declares a setting; see the properties for each argument.
+  init(
+    option: String? = nil, short: Character? = nil, valueName: String = "value", summary: String,
+    rule: ValueRule<Value>, defaultText: String? = nil, variable: String? = nil, jsonKey: String? = nil,
+    apply: (@Sendable (inout Announcement, Value) -> Void)? = nil
+  ) {
+    self.option = option
+    self.short = short
+    self.valueName = valueName
+    self.summary = summary
+    self.rule = rule
+    self.defaultText = defaultText
+    self.variable = variable
+    self.jsonKey = jsonKey
+    self.apply = apply
+  }
+
+  /// The option as a person types it: `--rate`.
+  var optionName: String { "--" + (option ?? jsonKey ?? valueName) }
+
+  /// The option's names for ArgumentParser.
+  var names: NameSpecification {
+    let long = NameSpecification.Element.long
+    guard let short else { return option.map { [.customLong($0)] } ?? [long] }
+    return option.map { [.customShort(short), .customLong($0)] } ?? [.customShort(short), long]
+  }
+
+  /// The help: the summary, then the range and the default in brackets.
+  var help: ArgumentHelp {
+    var defaults: [String] = []
+    if let defaultText { defaults.append(defaultText) }
+    if let variable { defaults.append(variable) }
+    let details = [rule.range, defaults.isEmpty ? nil : "default: " + defaults.joined(separator: ", or ")]
+      .compactMap { $0 }
+    let text = details.isEmpty ? summary + "." : summary + " (" + details.joined(separator: "; ") + ")."
+    return ArgumentHelp(text, valueName: valueName)
+  }
+
+  /// `given`, the option's value, when it is valid; throws a usage error naming the
+  /// option and its valid values when it is not.
+  func checked(_ given: Value?) throws -> Value? {
+    if let given, !rule.accepts(given) {
+      throw ValidationError("\(optionName) must be \(rule.description), not \(rule.show(given)).")
+    }
+    return given
+  }
+
+  /// The option's value when given, else the variable's; throws a usage error naming
+  /// whichever is invalid.
+  func resolved(_ given: Value?, environment: [String: String]) throws -> Value? {
+    if let given = try checked(given) { return given }
+    guard let variable, let text = environment[variable], !text.isEmpty else { return nil }
+    guard let value = rule.read(text) else {
+      throw ValidationError(
+        "\(variable)=\(text) is not \(rule.description); set it to one, such as \(example), or unset it.")
+    }
+    return value
+  }
+
+  /// A valid value, for a message that says how to fix an invalid one.
+  private var example: String { defaultText ?? rule.example }
+}
+
+/// A ``Setting`` whatever its type of value, as ``Settings/all`` lists them.
+protocol AnySetting: Sendable {
+  /// The long option without its dashes; `nil` for a JSON field alone.
+  var option: String? { get }
+  /// The environment variable that gives the default, if any.
+  var variable: String? { get }
+  /// Its field in a line of `--input json`; `nil` when a line cannot set it.
+  var jsonKey: String? { get }
+  /// What the field's `value` does to an announcement; throws a ``LineError`` that
+  /// names the field and its valid values when `value` is not one of them.
+  func change(from value: JSONValue) throws(LineError) -> AnnouncementChange
+}
+
+/// One field of a JSON line applied to an announcement.
+typealias AnnouncementChange = @Sendable (inout Announcement) -> Void
+
+extension Setting: AnySetting {
+  func change(from value: JSONValue) throws(LineError) -> AnnouncementChange {
+    guard let valid = rule.fromJSON(value), let apply else {
+      throw LineError(
+        "\"\(jsonKey ?? optionName)\" must be \(rule.description), not \(value.description)")
+    }
+    return { apply(&$0, valid) }
+  }
+}
+
+extension Option {
+  /// The option that `setting` declares.
+  init<Wrapped: ExpressibleByArgument>(_ setting: Setting<Wrapped>) where Value == Wrapped? {
+    self.init(
+      name: setting.names, parsing: setting.rule.isNumeric ? .unconditional : .next, help: setting.help)
+  }
+}
+
+extension Flag where Value == Bool {
+  /// The flag that `setting` declares, off unless given.
+  init(_ setting: Setting<Bool>) {
+    self.init(wrappedValue: false, name: setting.names, help: ArgumentHelp(setting.summary + "."))
+  }
+}
