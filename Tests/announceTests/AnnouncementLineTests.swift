@@ -49,6 +49,49 @@ import Testing
     #expect(!reason.contains("\n"))
   }
 
+  @Test(arguments: [
+    "{\"text\":\"a\",\"text\":\"b\"}",
+    "{\"text\":\"a\",\"te\\u0078t\":\"b\"}",
+    "{\"rate\":1,\"text\":\"a\",\"rate\":2}",
+  ])
+  func aKeyGivenTwiceIsRefusedAsAmbiguousAndNamed(line: String) throws {
+    let reason = try #require(rejection(of: line), "\(line) was accepted")
+    #expect(reason.contains("twice") && reason.contains("ambiguous"), "\(reason)")
+    #expect(reason.contains("\"text\"") || reason.contains("\"rate\""), "\(reason)")
+    #expect(reason.hasSuffix("give each key once"))
+  }
+
+  @Test(arguments: [
+    ("{\"text\":\"\\ud800\"}", "the \"text\" field has \\ud800"),
+    ("{\"text\":\"a\\udc00b\"}", "the \"text\" field has \\udc00"),
+    ("{\"text\":\"\\ud800\\u0041\"}", "the \"text\" field has \\ud800"),
+    ("{\"text\":\"\\uD800\\n\"}", "the \"text\" field has \\uD800"),
+    ("{\"text\":\"x\",\"voice\":\"\\ud83d\"}", "the \"voice\" field has \\ud83d"),
+    ("{\"te\\ud800xt\":\"x\"}", "a key has \\ud800"),
+  ])
+  func halfASurrogatePairIsNamedAsSuch(line: String, cause: String) throws {
+    let reason = try #require(rejection(of: line), "\(line) was accepted")
+    #expect(reason.contains(cause), "\(reason)")
+    #expect(reason.contains("half of a UTF-16 surrogate pair"), "\(reason)")
+  }
+
+  @Test func aWholeSurrogatePairIsItsCharacter() throws {
+    let line = try AnnouncementLine.decode("{\"text\":\"Done \\ud83d\\ude00\"}")
+    #expect(line.text == "Done 😀")
+  }
+
+  @Test func nestingDeeperThanTheDecoderTakesIsSaidToBeTooDeep() throws {
+    func line(depth: Int) -> String {
+      "{\"text\":\"x\",\"extra\":" + String(repeating: "[", count: depth - 1)
+        + String(repeating: "]", count: depth - 1) + "}"
+    }
+    #expect(rejection(of: line(depth: JSONLineCheck.maxDepth)) == nil)
+    let reason = try #require(rejection(of: line(depth: JSONLineCheck.maxDepth + 1)))
+    #expect(reason.contains("nested too deeply"), "\(reason)")
+    let outer = try #require(rejection(of: String(repeating: "[", count: 100_000)))
+    #expect(outer.contains("nested too deeply"), "\(outer)")
+  }
+
   @Test(arguments: ["IMPORTANT", "Message", "text"])
   func aPriorityIsAcceptedInAnyCase(name: String) throws {
     let line = try AnnouncementLine.decode("{\"text\":\"x\",\"priority\":\"\(name)\"}")

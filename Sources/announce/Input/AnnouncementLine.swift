@@ -17,6 +17,7 @@ struct AnnouncementLine: Sendable {
 
   /// Decodes one line; throws a ``LineError`` with a sentence for people.
   static func decode(_ line: String) throws(LineError) -> AnnouncementLine {
+    if let problem = JSONLineCheck.problem(in: line) { throw problem }
     let fields: [String: JSONValue]
     do {
       fields = try JSONDecoder().decode([String: JSONValue].self, from: Data(line.utf8))
