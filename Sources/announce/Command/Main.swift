@@ -19,7 +19,7 @@ enum Main {
     case "init" where arguments.dropFirst().first == SSHInit.name:
       await OneLineErrors.main(SSHInit.self, Array(arguments.dropFirst(2)))
     case "init": await OneLineErrors.main(ShellInit.self, Array(arguments.dropFirst()))
-    case HookFinished.name: await HookFinished.main(Array(arguments.dropFirst()))
+    case HookFinished.name: await OneLineErrors.main(HookFinished.self, Array(arguments.dropFirst()))
     default: await OneLineErrors.main(Announce.self, arguments)
     }
   }

@@ -20,8 +20,9 @@ struct HookFinished: AsyncParsableCommand {
 
   /// The subcommand's name, as the first argument.
   static let name = "hook-finished"
-  /// The retry window of the hook's announcements when `ANNOUNCE_TIMEOUT` is not set.
-  static let defaultTimeout = "30"
+  /// The retry window of the hook's announcements, in seconds, when `ANNOUNCE_TIMEOUT`
+  /// is not set: the hook is in no hurry, and other speech may well be playing.
+  static let defaultTimeout = 30.0
 
   @Option(help: ArgumentHelp("The command's exit status.", valueName: "status"))
   var status: Int32
@@ -49,13 +50,8 @@ struct HookFinished: AsyncParsableCommand {
       pipeStatus: pipeStatus.split(separator: " ").compactMap { Int32($0) })
     let settings = HookSettings(environment: environment)
     guard let sentence = HookMessage.sentence(for: finished, settings: settings) else { return }
-    var arguments = [Detach.childFlag]
-    if let icon = settings.icon(forStatus: status) { arguments += ["--sound-icon", icon] }
-    if (environment["ANNOUNCE_TIMEOUT"] ?? "").isEmpty {
-      arguments += ["--timeout", Self.defaultTimeout]
-    }
     do {
-      let speaker = try Announce.parse(arguments + ["--", sentence])
+      let speaker = try Announce.speaking(sentence, soundIcon: settings.icon(forStatus: status))
       try await speaker.run()
     } catch let error as ExitCode {
       throw error
@@ -67,5 +63,23 @@ struct HookFinished: AsyncParsableCommand {
         status: status)
       throw ExitCode(status)
     }
+  }
+}
+
+extension Announce {
+  /// The command that speaks `sentence` for the shell hook, as the background half of
+  /// `--detach` does: every setting comes from the environment, as for a command line
+  /// without options, except the sound icon and the hook's own default timeout.
+  ///
+  /// The values are set on the command, not written into arguments to be parsed again,
+  /// and checked by the same ``validate()`` as a command line's.
+  static func speaking(_ sentence: String, soundIcon: String?) throws -> Announce {
+    var command = try parse([])
+    command.texts = [sentence]
+    command.detach.isChild = true
+    command.announcer.soundIcon = soundIcon ?? command.announcer.soundIcon
+    command.announcer.timeout = command.announcer.timeout ?? HookFinished.defaultTimeout
+    try command.validate()
+    return command
   }
 }
