@@ -30,25 +30,36 @@ import Testing
     }
   }
 
+  /// Expects each of `names` in the README's section `readme` and the man page's section
+  /// `manPage`, spelt as `spelling` gives it in each.
+  func expectDocumented(
+    _ names: [String], readme: String, manPage: (start: String, end: String),
+    spelling: (String) -> (readme: String, manPage: String)
+  ) throws {
+    let readmeText = try section(of: document("README.md"), from: readme, to: "\n### ")
+    let manText = try section(of: document("man/announce.1"), from: manPage.start, to: manPage.end)
+    for name in names {
+      let (inReadme, inManPage) = spelling(name)
+      #expect(readmeText.contains(inReadme), "\(name) is not in the README's \(readme)")
+      #expect(manText.contains(inManPage), "\(name) is not in the man page's \(manPage.start)")
+    }
+  }
+
   @Test func everyJSONFieldIsDocumented() throws {
-    let readme = try section(of: document("README.md"), from: "### JSON input", to: "\n### ")
-    let manPage = try section(of: document("man/announce.1"), from: ".Ss JSON input", to: "\n.Ss ")
     let keys = Settings.all.compactMap(\.jsonKey)
     #expect(keys.count >= 10)
-    for key in keys {
-      #expect(readme.contains("`\(key)`"), "\"\(key)\" is not in the README's JSON input")
-      #expect(manPage.contains(".Cm \(key)"), "\"\(key)\" is not in the man page's JSON input")
+    try expectDocumented(keys, readme: "### JSON input", manPage: (".Ss JSON input", "\n.Ss ")) {
+      ("`\($0)`", ".Cm \($0)")
     }
   }
 
   @Test func everyVariableIsDocumentedAndAnInvalidValueNamesIt() throws {
-    let readme = try section(of: document("README.md"), from: "### Environment", to: "\n### ")
-    let manPage = try section(of: document("man/announce.1"), from: ".Sh ENVIRONMENT", to: "\n.Sh ")
     let variables = Settings.all.compactMap(\.variable)
     #expect(variables.count >= 7)
+    try expectDocumented(variables, readme: "### Environment", manPage: (".Sh ENVIRONMENT", "\n.Sh ")) {
+      ("`\($0)`", ".It Ev \($0)")
+    }
     for variable in variables {
-      #expect(readme.contains("`\(variable)`"), "\(variable) is not in the README's Environment")
-      #expect(manPage.contains(".It Ev \(variable)"), "\(variable) is not in the man page's ENVIRONMENT")
       do {
         _ = try Announce.$environment.withValue([variable: "not valid"]) { try Announce.parse(["x"]) }
         Issue.record("\(variable)=not valid was accepted")

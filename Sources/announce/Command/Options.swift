@@ -37,13 +37,13 @@ enum Settings {
   ) { $0.soundIcon = $1 }
 
   static let ssml = Setting<Bool>(
-    option: "ssml", short: "x", valueName: "ssml",
+    option: "ssml", short: "x",
     summary: "TEXT is SSML; it must be well-formed XML with a <speak> root",
     rule: .boolean, jsonKey: "ssml"
   ) { $0.isSSML = $1 }
 
   static let restart = Setting<Bool>(
-    option: "restart", valueName: "restart",
+    option: "restart",
     summary:
       "A retry repeats the whole text; by default a retry of plain text resumes at the sentence that was cut off",
     rule: .boolean
@@ -51,7 +51,7 @@ enum Settings {
 
   /// `--restart`'s opposite, for one line of `--input json`: `"resume": false` restarts.
   static let resume = Setting<Bool>(
-    valueName: "resume", summary: "Whether a retry resumes at the sentence that was cut off",
+    summary: "Whether a retry resumes at the sentence that was cut off",
     rule: .boolean, jsonKey: "resume"
   ) { $0.resume = $1 }
 
@@ -106,7 +106,7 @@ enum Settings {
   ) { $0.voice.punctuation = $1 }
 
   static let spell = Setting<Bool>(
-    option: "spell", short: "s", valueName: "spell", summary: "Spell the text letter by letter",
+    option: "spell", short: "s", summary: "Spell the text letter by letter",
     rule: .boolean
   ) { $0.voice.spell = $1 }
 
