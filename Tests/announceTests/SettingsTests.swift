@@ -49,7 +49,7 @@ import Testing
     let keys = Settings.all.compactMap(\.jsonKey)
     #expect(keys.count >= 10)
     try expectDocumented(keys, readme: "### JSON input", manPage: (".Ss JSON input", "\n.Ss ")) {
-      ("`\($0)`", ".Cm \($0)")
+      ("`\($0)`", "Cm \($0)")
     }
   }
 

@@ -24,9 +24,13 @@ struct Announce: AsyncParsableCommand {
   @OptionGroup(title: "Announcer") var announcer: AnnouncerOptions
   @OptionGroup(title: "Voice") var voice: VoiceArguments
   @OptionGroup(title: "Connection and output") var output: OutputOptions
-  @OptionGroup(title: "Standard input") var input: InputOptions
-  @OptionGroup(title: "Listing") var listing: ListingOptions
-  @OptionGroup(title: "Detached delivery") var detach: DetachOptions
+  @OptionGroup(title: Self.modesTitle) var input: InputOptions
+  @OptionGroup(title: Self.modesTitle) var listing: ListingOptions
+  @OptionGroup(title: Self.modesTitle) var detach: DetachOptions
+
+  /// One section of the help for the options that choose what a run does: each is
+  /// too small to be a section of its own.
+  static let modesTitle = "Input, listing and detached delivery"
 
   @Argument(help: "The announcements, one per argument; none or \"-\" reads standard input.")
   var texts: [String] = []
