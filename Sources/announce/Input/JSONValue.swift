@@ -12,14 +12,16 @@ enum JSONValue: Decodable, Sendable, Equatable, CustomStringConvertible {
 
   init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
+    // Strings first, then numbers: each failed try costs a thrown error, and most
+    // fields are one or the other.
     if container.decodeNil() {
       self = .null
-    } else if let value = try? container.decode(Bool.self) {
-      self = .boolean(value)
-    } else if let value = try? container.decode(Double.self) {
-      self = .number(value)
     } else if let value = try? container.decode(String.self) {
       self = .string(value)
+    } else if let value = try? container.decode(Double.self) {
+      self = .number(value)
+    } else if let value = try? container.decode(Bool.self) {
+      self = .boolean(value)
     } else {
       self = .structure
     }
