@@ -2,13 +2,15 @@ import AnnouncerCore
 import ArgumentParser
 
 /// Every setting of an announcement, each declared once: its option, range, default,
-/// environment variable, JSON field and help.
+/// environment variable, JSON field, help, and where it goes in an announcement.
 ///
-/// To add one: declare it here and list it in ``all``; then give it a property in its
+/// To add one: declare it here and list it in ``all``. Then give it a property in its
 /// group below, `@Option(Settings.name) var name: Type?`, resolve it in the group's
-/// `resolve(environment:)`, and use it where ``Announce/announcement(text:)`` builds an
-/// announcement. A JSON key is all a setting needs to be a field of `--input json`.
-/// `SettingsTests` fails when a setting is missing from `--help`, the README or the man page.
+/// `resolve(environment:)`, and read it where ``Announce/announcement(text:)`` builds the
+/// command line's announcement. A JSON key is all a setting needs to be a field of
+/// `--input json`; its variable, all it needs to be read from the environment. Tests fail
+/// when an option is missing from `--help` or the man page, or a JSON field or variable
+/// from the README or the man page.
 enum Settings {
   static let timeout = Setting<Double>(
     option: "timeout", short: "t", valueName: "seconds",

@@ -10,12 +10,13 @@ struct ValueRule<Value: Sendable>: Sendable {
   /// The range the help shows, such as "-100 to 100"; `nil` where ArgumentParser lists
   /// the values itself or there is no range.
   var range: String?
-  /// The value as written on the command line or in a variable; `nil` when it is not valid.
-  var read: @Sendable (String) -> Value?
-  /// Whether a value that ArgumentParser has parsed is valid.
-  var accepts: @Sendable (Value) -> Bool
-  /// The value of a JSON field; `nil` when it is not valid.
+  /// The value written as `text` in a variable, in or out of range; `nil` when it is
+  /// not even of the right kind. (ArgumentParser reads the options' text itself.)
+  var parse: @Sendable (String) -> Value?
+  /// The value of a JSON field, in or out of range; `nil` when it is of the wrong kind.
   var fromJSON: @Sendable (JSONValue) -> Value?
+  /// Whether a value is in range.
+  var accepts: @Sendable (Value) -> Bool = { _ in true }
   /// A value as a message quotes it: `500`, `"en us"`.
   var show: @Sendable (Value) -> String = { "\($0)" }
   /// Whether the values are numbers, which may start with a minus sign: the option then
@@ -28,23 +29,19 @@ extension ValueRule<Double> {
   static let seconds = ValueRule(
     description: "a number of seconds from 0 to \(Int(Announcement.longestWait))", example: "3",
     range: "0 to \(Int(Announcement.longestWait))",
-    read: { Double($0).flatMap { Announcement.acceptsWait($0) ? $0 : nil } },
-    accepts: Announcement.acceptsWait,
-    fromJSON: { $0.number.flatMap { Announcement.acceptsWait($0) ? $0 : nil } },
+    parse: { Double($0) }, fromJSON: \.number, accepts: Announcement.acceptsWait,
     show: JSONValue.numberText, isNumeric: true)
 }
 
 extension ValueRule<Int> {
-  /// A whole number in `range`; a JSON number with a fraction is not one, even `1.0`'s
-  /// neighbours: `100.5` is refused, `100.0` and `1e2` are 100.
+  /// A whole number in `range`. In JSON, `100.0` and `1e2` are the whole number 100, and
+  /// `100.5` is not a whole number.
   static func wholeNumber(in range: ClosedRange<Int>, example: Int) -> ValueRule {
     ValueRule(
       description: "a whole number from \(range.lowerBound) to \(range.upperBound)",
       example: "\(example)",
       range: "\(range.lowerBound) to \(range.upperBound)",
-      read: { Int($0).flatMap { range.contains($0) ? $0 : nil } },
-      accepts: { range.contains($0) },
-      fromJSON: { $0.wholeNumber.flatMap { range.contains($0) ? $0 : nil } }, isNumeric: true)
+      parse: { Int($0) }, fromJSON: \.wholeNumber, accepts: { range.contains($0) }, isNumeric: true)
   }
 
   /// A speech-dispatcher level: rate, pitch, pitch range, volume.
@@ -56,18 +53,14 @@ extension ValueRule<String> {
   static func word(example: String) -> ValueRule {
     ValueRule(
       description: "one word", example: example,
-      read: { VoiceOptions.isSafeName($0) ? $0 : nil },
-      accepts: VoiceOptions.isSafeName,
-      fromJSON: { $0.string.flatMap { VoiceOptions.isSafeName($0) ? $0 : nil } },
-      show: JSONValue.quoted)
+      parse: { $0 }, fromJSON: \.string, accepts: VoiceOptions.isSafeName, show: JSONValue.quoted)
   }
 }
 
 extension ValueRule<Bool> {
   /// `true` or `false`, in JSON only: on the command line it is a flag.
   static let boolean = ValueRule(
-    description: "true or false", example: "true", read: { Bool($0) }, accepts: { _ in true },
-    fromJSON: { $0.boolean })
+    description: "true or false", example: "true", parse: { Bool($0) }, fromJSON: \.boolean)
 }
 
 extension ValueRule where Value: CaseIterable & RawRepresentable<String> {
@@ -76,8 +69,7 @@ extension ValueRule where Value: CaseIterable & RawRepresentable<String> {
     ValueRule(
       description: "one of " + ValueRule.list(Value.allCases.map(\.rawValue)),
       example: Value.allCases.first?.rawValue ?? "",
-      read: { Value(rawValue: $0.lowercased()) },
-      accepts: { _ in true },
+      parse: { Value(rawValue: $0.lowercased()) },
       fromJSON: { $0.string.flatMap { Value(rawValue: $0.lowercased()) } },
       show: { JSONValue.quoted($0.rawValue) })
   }
@@ -128,16 +120,16 @@ struct Setting<Value: Sendable>: Sendable {
     self.variable = variable
     self.jsonKey = jsonKey
     self.apply = apply
+    assert(jsonKey == nil || apply != nil, "the JSON field \(jsonKey ?? "") must say where it goes")
   }
 
   /// The option as a person types it: `--rate`.
-  var optionName: String { "--" + (option ?? jsonKey ?? valueName) }
+  var optionName: String { "--" + (option ?? "") }
 
   /// The option's names for ArgumentParser.
   var names: NameSpecification {
-    let long = NameSpecification.Element.long
-    guard let short else { return option.map { [.customLong($0)] } ?? [long] }
-    return option.map { [.customShort(short), .customLong($0)] } ?? [.customShort(short), long]
+    let long = NameSpecification.Element.customLong(option ?? "")
+    return short.map { [.customShort($0), long] } ?? [long]
   }
 
   /// The help: the summary, then the range and the default in brackets.
@@ -165,7 +157,7 @@ struct Setting<Value: Sendable>: Sendable {
   func resolved(_ given: Value?, environment: [String: String]) throws -> Value? {
     if let given = try checked(given) { return given }
     guard let variable, let text = environment[variable], !text.isEmpty else { return nil }
-    guard let value = rule.read(text) else {
+    guard let value = rule.parse(text), rule.accepts(value) else {
       throw ValidationError(
         "\(variable)=\(text) is not \(rule.description); set it to one, such as \(example), or unset it.")
     }
@@ -194,11 +186,11 @@ typealias AnnouncementChange = @Sendable (inout Announcement) -> Void
 
 extension Setting: AnySetting {
   func change(from value: JSONValue) throws(LineError) -> AnnouncementChange {
-    guard let valid = rule.fromJSON(value), let apply else {
-      throw LineError(
-        "\"\(jsonKey ?? optionName)\" must be \(rule.description), not \(value.description)")
+    guard let valid = rule.fromJSON(value), rule.accepts(valid) else {
+      throw LineError("\"\(jsonKey ?? "")\" must be \(rule.description), not \(value.description)")
     }
-    return { apply(&$0, valid) }
+    let apply = self.apply
+    return { apply?(&$0, valid) }
   }
 }
 
