@@ -27,7 +27,7 @@ enum Settings {
   static let priority = Setting<SpeechPriority>(
     option: "priority", short: "P", valueName: "priority",
     summary: "speech-dispatcher priority of every attempt",
-    rule: .choice, defaultText: SpeechPriority.text.rawValue, variable: "ANNOUNCE_PRIORITY",
+    rule: .choice, defaultText: AnnouncerOptions.defaultPriority.rawValue, variable: "ANNOUNCE_PRIORITY",
     jsonKey: "priority"
   ) { $0.priority = $1 }
 
@@ -130,6 +130,8 @@ struct AnnouncerOptions: ParsableArguments {
   @Flag(Settings.restart) var restart: Bool
   @Option(Settings.maxQueue) var maxQueue: Int?
 
+  /// The priority when neither `--priority` nor `ANNOUNCE_PRIORITY` gives one.
+  static let defaultPriority = SpeechPriority.text
   /// The queue bound when neither `--max-queue` nor `ANNOUNCE_MAX_QUEUE` gives one.
   static let defaultMaxQueue = 50
   /// The queue bounds accepted.
@@ -140,7 +142,7 @@ struct AnnouncerOptions: ParsableArguments {
   /// The timeout after the environment is consulted.
   var resolvedTimeout: Double { timeout ?? Announcement.defaultRetryTimeout.seconds }
   /// The priority after the environment is consulted.
-  var resolvedPriority: SpeechPriority { priority ?? .text }
+  var resolvedPriority: SpeechPriority { priority ?? Self.defaultPriority }
 
   /// Checks every value, and fills in from the environment those that were not given.
   mutating func resolve(environment: [String: String]) throws {
@@ -176,6 +178,7 @@ struct VoiceArguments: ParsableArguments {
     outputModule = try Settings.outputModule.resolved(outputModule, environment: environment)
   }
 
+  /// The voice these options ask for; `nil` fields leave speech-dispatcher's own setting.
   var options: VoiceOptions {
     VoiceOptions(
       rate: rate, pitch: pitch, pitchRange: pitchRange, volume: volume, language: language,
