@@ -30,6 +30,20 @@ import Testing
     }
   }
 
+  @Test func everyOptionOfTheSettingsGroupsIsASettingWithItsProperty() throws {
+    let help = Announce.helpMessage(columns: 200)
+    let groups = try section(of: help, from: "ANNOUNCER:", to: "CONNECTION AND OUTPUT:")
+    // The names at the start of each option's line, not those its help text mentions.
+    let names = groups.split(separator: "\n").map { $0.drop { $0 == " " } }.filter { $0.hasPrefix("-") }
+      .map { $0.prefix { $0 != "<" }.components(separatedBy: "  ")[0] }
+    let inHelp = Set(
+      names.flatMap { $0.split(whereSeparator: { " ,".contains($0) }) }.filter { $0.hasPrefix("--") }
+        .map { String($0.dropFirst(2)) })
+    let bound = Set(Settings.all.compactMap(\.option))
+    #expect(inHelp.count >= 17)
+    #expect(inHelp == bound, "in --help but not in a group's properties: \(inHelp.subtracting(bound))")
+  }
+
   /// Expects each of `names` in the README's section `readme` and the man page's section
   /// `manPage`, spelt as `spelling` gives it in each.
   func expectDocumented(

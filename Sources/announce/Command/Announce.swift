@@ -199,10 +199,10 @@ struct Announce: AsyncParsableCommand {
 
   /// The announcement every input becomes, before per-line JSON options.
   func announcement(text: String) -> Announcement {
-    Announcement(
-      text, isSSML: announcer.ssml, priority: announcer.resolvedPriority,
-      retryTimeout: .seconds(announcer.resolvedTimeout), delay: .seconds(announcer.delay ?? 0),
-      voice: voice.options, soundIcon: announcer.soundIcon, resume: !announcer.restart)
+    var result = Announcement(text)
+    announcer.apply(to: &result)
+    voice.apply(to: &result)
+    return result
   }
 }
 

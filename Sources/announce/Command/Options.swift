@@ -4,13 +4,13 @@ import ArgumentParser
 /// Every setting of an announcement, each declared once: its option, range, default,
 /// environment variable, JSON field, help, and where it goes in an announcement.
 ///
-/// To add one: declare it here and list it in ``all``. Then give it a property in its
-/// group below, `@Option(Settings.name) var name: Type?`, resolve it in the group's
-/// `resolve(environment:)`, and read it where ``Announce/announcement(text:)`` builds the
-/// command line's announcement. A JSON key is all a setting needs to be a field of
-/// `--input json`; its variable, all it needs to be read from the environment. Tests fail
-/// when an option is missing from `--help` or the man page, or a JSON field or variable
-/// from the README or the man page.
+/// To add one: declare it here; give it a property in its group below,
+/// `@Option(Settings.name) var name: Type?`; and list the two in the group's
+/// `properties`. Parsing, validation, the environment, `--input json`, `--help` and the
+/// command line's announcement then all have it. A JSON key is all a setting needs to
+/// be a field of `--input json`; a variable, all it needs to be read from the
+/// environment. Tests fail when an option is missing from `--help` or the man page, or
+/// a JSON field or variable from the README or the man page.
 enum Settings {
   static let timeout = Setting<Double>(
     option: "timeout", short: "t", valueName: "seconds",
@@ -21,13 +21,13 @@ enum Settings {
 
   static let delay = Setting<Double>(
     option: "delay", valueName: "seconds", summary: "Seconds to wait before the first attempt",
-    rule: .seconds, defaultText: "0", jsonKey: "delay"
+    rule: .seconds, defaultText: JSONValue.numberText(Announcement("").delay.seconds), jsonKey: "delay"
   ) { $0.delay = .seconds($1) }
 
   static let priority = Setting<SpeechPriority>(
     option: "priority", short: "P", valueName: "priority",
     summary: "speech-dispatcher priority of every attempt",
-    rule: .choice, defaultText: AnnouncerOptions.defaultPriority.rawValue, variable: "ANNOUNCE_PRIORITY",
+    rule: .choice, defaultText: Announcement("").priority.rawValue, variable: "ANNOUNCE_PRIORITY",
     jsonKey: "priority"
   ) { $0.priority = $1 }
 
@@ -112,16 +112,15 @@ enum Settings {
     rule: .boolean
   ) { $0.voice.spell = $1 }
 
-  /// Every setting, in the order of `--help`; a line of `--input json` reads its fields
-  /// in this order, so that of two bad fields it names the same one each time.
-  static let all: [any AnySetting] = [
-    timeout, delay, priority, soundIcon, ssml, restart, resume, maxQueue,
-    rate, pitch, pitchRange, volume, language, voice, voiceType, outputModule, punctuation, spell,
-  ]
+  /// Every setting, in the order of `--help`, and the JSON fields that no option has; a
+  /// line of `--input json` reads its fields in this order, so that of two bad fields it
+  /// names the same one each time.
+  static let all: [any AnySetting] =
+    AnnouncerOptions.properties.map(\.setting) + [resume] + VoiceArguments.properties.map(\.setting)
 }
 
 /// How hard and when each announcement is tried.
-struct AnnouncerOptions: ParsableArguments {
+struct AnnouncerOptions: SettingsGroup {
   @Option(Settings.timeout) var timeout: Double?
   @Option(Settings.delay) var delay: Double?
   @Option(Settings.priority) var priority: SpeechPriority?
@@ -130,8 +129,6 @@ struct AnnouncerOptions: ParsableArguments {
   @Flag(Settings.restart) var restart: Bool
   @Option(Settings.maxQueue) var maxQueue: Int?
 
-  /// The priority when neither `--priority` nor `ANNOUNCE_PRIORITY` gives one.
-  static let defaultPriority = SpeechPriority.text
   /// The queue bound when neither `--max-queue` nor `ANNOUNCE_MAX_QUEUE` gives one.
   static let defaultMaxQueue = 50
   /// The queue bounds accepted.
@@ -141,21 +138,19 @@ struct AnnouncerOptions: ParsableArguments {
   var resolvedMaxQueue: Int { maxQueue ?? Self.defaultMaxQueue }
   /// The timeout after the environment is consulted.
   var resolvedTimeout: Double { timeout ?? Announcement.defaultRetryTimeout.seconds }
-  /// The priority after the environment is consulted.
-  var resolvedPriority: SpeechPriority { priority ?? Self.defaultPriority }
 
-  /// Checks every value, and fills in from the environment those that were not given.
-  mutating func resolve(environment: [String: String]) throws {
-    timeout = try Settings.timeout.resolved(timeout, environment: environment)
-    delay = try Settings.delay.resolved(delay, environment: environment)
-    priority = try Settings.priority.resolved(priority, environment: environment)
-    soundIcon = try Settings.soundIcon.resolved(soundIcon, environment: environment)
-    maxQueue = try Settings.maxQueue.resolved(maxQueue, environment: environment)
+  static var properties: [SettingProperty<Self>] {
+    [
+      .init(Settings.timeout, \.timeout), .init(Settings.delay, \.delay),
+      .init(Settings.priority, \.priority), .init(Settings.soundIcon, \.soundIcon),
+      .init(Settings.ssml, \.ssml), .init(Settings.restart, \.restart),
+      .init(Settings.maxQueue, \.maxQueue),
+    ]
   }
 }
 
 /// How the voice sounds: the options spd-say has.
-struct VoiceArguments: ParsableArguments {
+struct VoiceArguments: SettingsGroup {
   @Option(Settings.rate) var rate: Int?
   @Option(Settings.pitch) var pitch: Int?
   @Option(Settings.pitchRange) var pitchRange: Int?
@@ -167,23 +162,21 @@ struct VoiceArguments: ParsableArguments {
   @Option(Settings.punctuation) var punctuation: VoiceOptions.Punctuation?
   @Flag(Settings.spell) var spell: Bool
 
-  /// Checks every value, and fills in from the environment those that were not given.
-  mutating func resolve(environment: [String: String]) throws {
-    rate = try Settings.rate.resolved(rate, environment: environment)
-    pitch = try Settings.pitch.resolved(pitch, environment: environment)
-    pitchRange = try Settings.pitchRange.resolved(pitchRange, environment: environment)
-    volume = try Settings.volume.resolved(volume, environment: environment)
-    language = try Settings.language.resolved(language, environment: environment)
-    voice = try Settings.voice.resolved(voice, environment: environment)
-    outputModule = try Settings.outputModule.resolved(outputModule, environment: environment)
+  static var properties: [SettingProperty<Self>] {
+    [
+      .init(Settings.rate, \.rate), .init(Settings.pitch, \.pitch),
+      .init(Settings.pitchRange, \.pitchRange), .init(Settings.volume, \.volume),
+      .init(Settings.language, \.language), .init(Settings.voice, \.voice),
+      .init(Settings.voiceType, \.voiceType), .init(Settings.outputModule, \.outputModule),
+      .init(Settings.punctuation, \.punctuation), .init(Settings.spell, \.spell),
+    ]
   }
 
   /// The voice these options ask for; `nil` fields leave speech-dispatcher's own setting.
   var options: VoiceOptions {
-    VoiceOptions(
-      rate: rate, pitch: pitch, pitchRange: pitchRange, volume: volume, language: language,
-      voiceName: voice, voiceType: voiceType, outputModule: outputModule,
-      punctuation: punctuation, spell: spell)
+    var announcement = Announcement("")
+    apply(to: &announcement)
+    return announcement.voice
   }
 }
 

@@ -194,6 +194,53 @@ extension Setting: AnySetting {
   }
 }
 
+/// A setting together with the property of an options group that holds its value.
+struct SettingProperty<Group> {
+  /// The setting.
+  let setting: any AnySetting
+  /// Checks the property's value, and fills it in from the environment when not given.
+  let resolve: (inout Group, _ environment: [String: String]) throws -> Void
+  /// Puts the property's value, when there is one, into an announcement.
+  let apply: (Group, inout Announcement) -> Void
+
+  /// Binds `setting` to the property of an option.
+  init<Value>(_ setting: Setting<Value>, _ property: WritableKeyPath<Group, Value?>) {
+    self.setting = setting
+    resolve = { group, environment in
+      group[keyPath: property] = try setting.resolved(group[keyPath: property], environment: environment)
+    }
+    apply = { group, announcement in
+      if let value = group[keyPath: property] { setting.apply?(&announcement, value) }
+    }
+  }
+
+  /// Binds `setting` to the property of a flag, which has no range and no variable.
+  init(_ setting: Setting<Bool>, _ flag: KeyPath<Group, Bool>) {
+    self.setting = setting
+    resolve = { _, _ in }
+    apply = { group, announcement in setting.apply?(&announcement, group[keyPath: flag]) }
+  }
+}
+
+/// An options group whose options are settings: it resolves them and puts them into an
+/// announcement through its list of ``properties``.
+protocol SettingsGroup: ParsableArguments {
+  /// Each setting of the group with its property, in the order of `--help`.
+  static var properties: [SettingProperty<Self>] { get }
+}
+
+extension SettingsGroup {
+  /// Checks every value, and fills in from the environment those that were not given.
+  mutating func resolve(environment: [String: String]) throws {
+    for property in Self.properties { try property.resolve(&self, environment) }
+  }
+
+  /// Puts every value that was given, or set by a variable, into `announcement`.
+  func apply(to announcement: inout Announcement) {
+    for property in Self.properties { property.apply(self, &announcement) }
+  }
+}
+
 extension Option {
   /// The option that `setting` declares.
   init<Wrapped: ExpressibleByArgument>(_ setting: Setting<Wrapped>) where Value == Wrapped? {
