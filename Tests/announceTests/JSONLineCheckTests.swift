@@ -17,7 +17,10 @@ import Testing
     #expect(JSONLineCheck.problem(in: line) == nil)
   }
 
-  @Test(arguments: ["{\"text\":\"abc", "{\"text\":\"\\q\"}", "{\"text\":\"\\u12\"}", "not json", ""])
+  @Test(arguments: [
+    "{\"text\":\"abc", "{\"text\":\"\\q\"}", "{\"text\":\"\\u12\"}", "not json", "",
+    "{\"text\":\"a\"}{\"text\":\"b\"}",
+  ])
   func malformedLinesAreLeftToTheDecoder(line: String) {
     #expect(JSONLineCheck.problem(in: line) == nil)
   }
@@ -25,6 +28,7 @@ import Testing
   @Test(arguments: [
     ("{\"a\\/b\":1,\"a/b\":2}", "a/b"),
     ("{\"\\u00e9\":1,\"é\":2}", "é"),
+    ("{\"é\":1,\"e\\u0301\":2}", "é"),
     ("{ \"text\" : \"a\" , \"text\" : \"b\" }", "text"),
     ("{\"text\":\"a\",\"extra\":{\"text\":1},\"text\":\"b\"}", "text"),
   ])

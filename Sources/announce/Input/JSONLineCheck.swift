@@ -8,6 +8,8 @@
 /// - a `\u` escape that is half of a UTF-16 surrogate pair without its other half,
 ///   which names no character and which the decoder reports in the same words.
 ///
+/// Keys are compared as Swift compares strings, after their escapes are read, so keys
+/// that are canonically equivalent are one key, as they are in the decoded dictionary.
 /// It checks nothing else: on anything malformed it stops without a finding, and the
 /// decoder rejects the line.
 enum JSONLineCheck {
@@ -30,6 +32,8 @@ enum JSONLineCheck {
     var depth = 0
     /// Whether the outermost value is an object, whose keys are checked.
     var outerIsObject = false
+    /// Whether the outermost value has begun; a second one makes the line malformed.
+    var outerBegan = false
     /// Whether the next string at depth 1 is a key of the outer object.
     var expectsKey = false
     /// The outer object's key whose value is being read.
@@ -49,6 +53,8 @@ enum JSONLineCheck {
                 + "give each field a plain value, as in {\"text\": \"Saved\"}")
           }
           if depth == 1 {
+            if outerBegan { return nil }
+            outerBegan = true
             outerIsObject = bytes[index] == UInt8(ascii: "{")
             expectsKey = outerIsObject
           }
