@@ -256,7 +256,7 @@ struct OutputOptions: ParsableArguments {
     }
     if detach && (json || verbose) {
       throw ValidationError(
-        "--detach returns before anything is spoken, so \(json ? "--json" : "--verbose") would print nothing; leave it out and read the outcomes in ~/.local/state/announce/log.jsonl."
+        "--detach returns before anything is spoken, so \(json ? "--json" : "--verbose") would print nothing; leave it out and read the outcomes in \(OutcomeLog.defaultPath(environment: Announce.environment))."
       )
     }
     if let address, SpeechdAddress.parse(address) == nil {
