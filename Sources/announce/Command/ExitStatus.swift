@@ -56,6 +56,8 @@ enum ExitStatus {
 /// shells report a process the signal killed. This is the one list of them; the man
 /// page's EXIT STATUS and the README show it, and a test holds them to it.
 enum HandledSignal: CaseIterable, Sendable {
+  /// SIGHUP: the terminal was closed, or the SSH session dropped.
+  case hangUp
   /// SIGINT: Control-C.
   case interrupt
   /// SIGTERM: `kill`, or a service manager stopping the process.
@@ -64,6 +66,7 @@ enum HandledSignal: CaseIterable, Sendable {
   /// The signal's number.
   var number: Int32 {
     switch self {
+    case .hangUp: SIGHUP
     case .interrupt: SIGINT
     case .terminate: SIGTERM
     }
@@ -72,11 +75,12 @@ enum HandledSignal: CaseIterable, Sendable {
   /// The signal's name, as the man page writes it.
   var name: String {
     switch self {
+    case .hangUp: "SIGHUP"
     case .interrupt: "SIGINT"
     case .terminate: "SIGTERM"
     }
   }
 
-  /// The exit status of a run the signal ended: 130 and 143.
+  /// The exit status of a run the signal ended: 129, 130 and 143.
   var exitStatus: Int32 { 128 + number }
 }
