@@ -99,6 +99,8 @@ extension SpeakingTests.Detached {
       Thread.sleep(forTimeInterval: 0.02)
     } while Date() < deadline
     let child = try #require(children.first, "the detached child never queued its announcement")
+    // posix_spawn's POSIX_SPAWN_SETSID made it the leader of a session of its own.
+    #expect(getsid(child) == child)
     Thread.sleep(forTimeInterval: 1.5)
     let signalled = Date()
     kill(child, SIGHUP)
