@@ -2,37 +2,45 @@ import Foundation
 import Testing
 
 extension SpeakingTests {
-  /// SIGHUP, which closing a terminal or dropping an SSH session sends: it ends a run as
-  /// SIGINT and SIGTERM do. These are nested in ``SpeakingTests`` so that the recordings
-  /// hold only their own speech.
-  @Suite struct HangUps: RealStackTest {
+  /// The signals that end a run cleanly, SIGHUP among them: closing a terminal or
+  /// dropping an SSH session sends it. These are nested in ``SpeakingTests`` so that the
+  /// recordings hold only their own speech.
+  @Suite struct Signals: RealStackTest {
     let stack: TestStack
     init() throws { stack = try TestStack.shared.get() }
 
-    /// Seconds of speech in `data` from half a second after `signalled` on: the time
-    /// speech-dispatcher takes to stop the audio, with slack for a loaded machine.
-    func speechAfter(_ signalled: Date, in data: Data, of recording: Recording) -> Double {
-      Recording.speechSeconds(in: recording.samples(in: data, after: signalled.addingTimeInterval(0.5)))
-    }
-
-    @Test func aHangUpCancelsOurSpeechSaysOneSentenceAndExits129() throws {
-      let recording = try stack.record()
-      let running = try Running(
-        Command.announce, ["--json", Self.long], environment: stack.clientEnvironment())
+    /// Sends `signal` to `running` once its `--json` speech has played for a while, and
+    /// returns how it ended, and the seconds of speech recorded before the signal and
+    /// from half a second after it on (the time speech-dispatcher takes to stop the
+    /// audio, with slack for a loaded machine). `beforeSignal` runs just before it is sent.
+    func signalWhileSpeaking(
+      _ signal: Int32, _ running: Running, recording: Recording, beforeSignal: () -> Void = {}
+    ) -> (result: Command.Result, before: Double, after: Double) {
       #expect(running.waitForOutput(containing: "\"event\":\"begin\""))
       Thread.sleep(forTimeInterval: 0.7)
+      beforeSignal()
       let signalled = Date()
-      running.send(SIGHUP)
+      running.send(signal)
       let result = running.wait(timeout: 10)
       Thread.sleep(forTimeInterval: 1.0)
       let data = recording.stopKeepingData()
-      #expect(result.status == 129, "\(result.standardError)")
+      let after = Recording.speechSeconds(
+        in: recording.samples(in: data, after: signalled.addingTimeInterval(0.5)))
+      return (result, Recording.speechSeconds(in: data), after)
+    }
+
+    @Test(arguments: [(SIGHUP, Int32(129)), (SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func aSignalCancelsOurSpeechSaysOneSentenceAndExitsWithItsStatus(signal: Int32, status: Int32) throws {
+      let recording = try stack.record()
+      let running = try Running(
+        Command.announce, ["--json", Self.long], environment: stack.clientEnvironment())
+      let (result, before, after) = signalWhileSpeaking(signal, running, recording: recording)
+      #expect(result.status == status, "\(result.standardError)")
       let lines = result.standardError.split(separator: "\n")
       #expect(lines.count == 1 && lines.first?.hasSuffix("it was cancelled.") == true, "\(lines)")
       #expect(result.standardOutput.contains("\"reason\":\"cancelled\""))
-      #expect(Recording.speechSeconds(in: data) > 0.4, "speech had begun")
-      let afterwards = speechAfter(signalled, in: data, of: recording)
-      #expect(afterwards < 0.1, "\(afterwards) s of speech more than half a second after SIGHUP")
+      #expect(before > 0.4, "speech had begun")
+      #expect(after < 0.1, "\(after) s of speech more than half a second after signal \(signal)")
     }
 
     /// After a hang-up the terminal is gone: the sentence goes to a terminal whose other
@@ -45,19 +53,11 @@ extension SpeakingTests {
       let running = try Running(
         "/bin/bash", ["-c", #"exec "$0" --json "$1" 2>"$2""#, Command.announce, Self.long, terminal],
         environment: stack.clientEnvironment())
-      #expect(running.waitForOutput(containing: "\"event\":\"begin\""))
-      Thread.sleep(forTimeInterval: 0.7)
-      close(master)
-      let signalled = Date()
-      running.send(SIGHUP)
-      let result = running.wait(timeout: 10)
-      Thread.sleep(forTimeInterval: 1.0)
-      let data = recording.stopKeepingData()
+      let (result, _, after) = signalWhileSpeaking(SIGHUP, running, recording: recording) { close(master) }
       #expect(result.status == 129, "\(result.standardError)")
       #expect(result.seconds < 12)
       #expect(result.standardOutput.contains("\"reason\":\"cancelled\""))
-      let afterwards = speechAfter(signalled, in: data, of: recording)
-      #expect(afterwards < 0.1, "\(afterwards) s of speech more than half a second after SIGHUP")
+      #expect(after < 0.1, "\(after) s of speech more than half a second after SIGHUP")
     }
 
     /// A new pseudo-terminal: its master end, and the path of the other end. Glibc's
@@ -81,24 +81,13 @@ extension SpeakingTests.Detached {
   @Test func aDetachedChildSentSIGHUPCancelsItsSpeechAndLogsTheOutcome() throws {
     let state = detachState()
     defer { try? FileManager.default.removeItem(atPath: state.directory) }
-    // Turns of its own, so that the test can see the child take its turn.
-    let runtime = state.directory + "/run"
-    try FileManager.default.createDirectory(
-      atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    var environment = state.environment
-    environment["XDG_RUNTIME_DIR"] = runtime
+    let (environment, runtime) = try ownTurns(state.environment, in: state.directory)
     let recording = try stack.record()
     let started = try Command.run(
       Command.announce, ["--detach", "--timeout", "60", Self.long], environment: environment)
     #expect(started.status == 0, "\(started.standardError)")
-    var children: Set<pid_t> = []
-    let deadline = Date().addingTimeInterval(20)
-    repeat {
-      children = processesInLine(runtime: runtime)
-      if !children.isEmpty { break }
-      Thread.sleep(forTimeInterval: 0.02)
-    } while Date() < deadline
-    let child = try #require(children.first, "the detached child never queued its announcement")
+    let child = try #require(
+      processesInLine(runtime: runtime, once: 1).first, "the detached child never queued its announcement")
     // posix_spawn's POSIX_SPAWN_SETSID made it the leader of a session of its own.
     #expect(getsid(child) == child)
     Thread.sleep(forTimeInterval: 1.5)

@@ -6,13 +6,8 @@ import Testing
 
 /// The outcome log after a crash cut its last line, and a log that cannot be written.
 @Suite struct OutcomeLogRecoveryTests {
-  /// A fresh state directory that the test removes, and the log in it.
   func withLog(_ body: (OutcomeLog, String) throws -> Void) throws {
-    let directory = NSTemporaryDirectory() + "announce-log-recovery-\(UUID().uuidString)"
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    try FileManager.default.createDirectory(
-      atPath: directory + "/announce", withIntermediateDirectories: true)
-    try body(OutcomeLog(path: directory + "/announce/log.jsonl"), directory)
+    try withLogInFreshDirectory(body)
   }
 
   func lines(_ path: String) throws -> [Substring] {
