@@ -3,8 +3,9 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 
-/// The `announce` command: parses, validates, and maps outcomes to exit status.
-/// Everything else happens in AnnouncerCore. ``Main`` starts it.
+/// The `announce` command: its options and their validation. A parsed command is the
+/// request that ``AnnounceRun`` carries out; the speech itself happens in AnnouncerCore.
+/// ``Main`` starts it.
 struct Announce: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce",
