@@ -21,6 +21,7 @@ enum Main {
         await OneLineErrors.status(of: SSHInit.self, Array(arguments.dropFirst(2)))
       case "init": await OneLineErrors.status(of: ShellInit.self, Array(arguments.dropFirst()))
       case HookFinished.name: await OneLineErrors.status(of: HookFinished.self, Array(arguments.dropFirst()))
+      case TmuxAlert.name: await OneLineErrors.status(of: TmuxAlert.self, Array(arguments.dropFirst()))
       default: await OneLineErrors.status(of: Announce.self, arguments)
       }
     // The one exit: a signal ends a run through the same result as its normal end.

@@ -211,7 +211,7 @@ struct OutcomeLog: EventSink {
   ///
   /// `flock` has no timeout of its own, and an alarm would interrupt every thread's
   /// calls, so the lock is tried again every few milliseconds instead.
-  private static func lock(_ descriptor: Int32) -> Bool {
+  static func lock(_ descriptor: Int32) -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + lockWait
     while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
