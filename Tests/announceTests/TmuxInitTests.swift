@@ -70,6 +70,18 @@ import Testing
     // prints it.
     #expect(lines.allSatisfy { !$0.hasPrefix("tmux ") })
     #expect(lines.contains { $0.hasPrefix("# Turn it off: tmux set-hook -gu 'alert-bell[47]'") })
+    #expect(
+      lines.contains { $0.hasPrefix("# Turn it off:") && $0.hasSuffix("set-hook -gu 'window-linked[47]'") })
+  }
+
+  @Test func aWindowMadeInTheBackgroundHasItsTimeNotedSoThatItsMakingIsNotSpoken() {
+    let lines = configuration().split(separator: "\n").map(String.init)
+    #expect(
+      lines.contains(
+        "set-hook -g 'window-linked[47]' { set -Fw @announce-created '#{?window_active_clients,0,#{window_activity}}' }"
+      ))
+    let notNew = "#{e|>=:#{e|-:#{window_activity},#{?@announce-created,#{@announce-created},0}},2}"
+    #expect(lines.filter { $0.contains("if-shell -F") && $0.contains(notNew) }.count == 2)
   }
 
   @Test func everyHookLooksAtWhetherSomeoneViewsTheWindowFirst() {
