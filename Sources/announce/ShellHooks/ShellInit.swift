@@ -6,7 +6,8 @@ import Glibc
 struct ShellInit: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce init",
-    abstract: "Print a shell hook that announces each command that ran long when it finishes.",
+    abstract:
+      "Print a shell hook that announces each command that ran long when it finishes, or tmux's alerts.",
     discussion: """
       bash: eval "$(announce init bash)"; zsh: eval "$(announce init zsh)"; fish: \
       announce init fish | source. Put the line in ~/.bashrc, ~/.zshrc or \
