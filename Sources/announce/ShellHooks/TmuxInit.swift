@@ -9,9 +9,9 @@
 /// same instant; activity is not spoken while the window's bell flag is up. tmux counts
 /// making a window in the background as activity, so a `window-linked` hook notes the
 /// time in ``createdOption``, and activity and silence are spoken only for output at
-/// least ``newWindowSeconds`` later. Silence is spoken only after activity since the user last
-/// looked (`#{window_activity_flag}`), otherwise every idle window would be announced
-/// `monitor-silence` seconds after the configuration is loaded.
+/// least ``newWindowSeconds`` later. Silence is spoken only after activity since the
+/// user last looked (`#{window_activity_flag}`), otherwise every idle window would be
+/// announced `monitor-silence` seconds after the configuration is loaded.
 ///
 /// The window and session names are user text (`new-window -n` keeps newlines), so
 /// they reach `/bin/sh` inside single quotes, with each `'` turned into `'"'"'` by the
@@ -19,8 +19,8 @@
 /// index ``hookIndex`` of each hook array, so the user's own hooks stay, and sourcing
 /// the text twice installs them once.
 enum TmuxHooks {
-  /// The index of announce's command in the `alert-bell`, `alert-activity` and
-  /// `alert-silence` hook arrays.
+  /// The index of announce's command in the `alert-bell`, `alert-activity`,
+  /// `alert-silence` and `window-linked` hook arrays.
   static let hookIndex = 47
   /// The window option that holds the time of a window's last activity when it was
   /// made or linked into a session where nobody looks at it, in seconds since 1970; 0
