@@ -97,5 +97,23 @@ extension SpeakingTests {
       #expect(
         tmux.display("#{window_silence_flag}", in: "main:1") == "1", "the idle window was not silent yet")
     }
+    @Test func theServersAnnounceVariablesApplyAndAnInvalidOneIsLogged() throws {
+      let tmux = try PrivateTmux(
+        environment: stack.clientEnvironment(), frontCommand: Self.bells,
+        announceVariables: ["ANNOUNCE_RATE": "fast"])
+      defer { tmux.close() }
+      tmux.run(["new-window", "-d", "-t", "main:1", "-n", "build", "--", "sh", "-c", Self.bells])
+      tmux.pressEnter(in: "main:1")
+      #expect(
+        tmux.wait { !tmux.texts(of: "error").isEmpty && tmux.runningAnnounces() == 0 },
+        "nothing was logged: \(tmux.log())")
+      #expect(tmux.spokenTexts().isEmpty)
+      let errors = tmux.texts(of: "error")
+      #expect(errors.count == 1, "\(tmux.log())")
+      #expect(
+        errors.first?.hasPrefix(
+          "The tmux hook could not announce \"Bell in window 1, build.\": ANNOUNCE_RATE=fast")
+          == true, "\(errors)")
+    }
   }
 }

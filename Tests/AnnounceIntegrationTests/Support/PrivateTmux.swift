@@ -19,9 +19,12 @@ final class PrivateTmux {
   var logPath: String { directory + "/state/announce/log.jsonl" }
 
   /// Starts the server with session `main`, whose window 0, `front`, runs `frontCommand`,
-  /// in `environment` less the caller's `ANNOUNCE_` variables, with `extraConfiguration`
-  /// after the printed lines.
-  init(environment: [String: String], frontCommand: String, extraConfiguration: [String] = []) throws {
+  /// in `environment` with `announceVariables` instead of the caller's `ANNOUNCE_`
+  /// variables, with `extraConfiguration` after the printed lines.
+  init(
+    environment: [String: String], frontCommand: String, extraConfiguration: [String] = [],
+    announceVariables: [String: String] = [:]
+  ) throws {
     guard let tmux = ["/usr/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile)
     else { throw SpawnError(description: "tmux is not installed") }
     self.tmux = tmux
@@ -33,6 +36,7 @@ final class PrivateTmux {
     try FileManager.default.copyItem(atPath: Command.announce, toPath: announcePath)
 
     var environment = environment.filter { !$0.key.hasPrefix("ANNOUNCE_") }
+    environment.merge(announceVariables) { _, new in new }
     environment["XDG_STATE_HOME"] = directory + "/state"
     environment["TMUX_TMPDIR"] = directory
     environment["TERM"] = "xterm-256color"
@@ -90,12 +94,15 @@ final class PrivateTmux {
   }
 
   /// The texts of the `spoken` lines in announce's log.
-  func spokenTexts() -> [String] {
+  func spokenTexts() -> [String] { texts(of: "spoken") }
+
+  /// The texts of the log's lines whose `event` is `event`.
+  func texts(of event: String) -> [String] {
     let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     return text.split(separator: "\n").compactMap {
       guard
         let entry = try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any],
-        entry["event"] as? String == "spoken"
+        entry["event"] as? String == event
       else { return nil }
       return entry["text"] as? String
     }
