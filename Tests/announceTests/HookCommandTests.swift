@@ -18,7 +18,7 @@ import Testing
     #expect(hook.texts == ["-v finished"])
     #expect(hook.detach.isChild && !hook.detach.requested)
     let announcement = hook.announcement(text: "-v finished")
-    #expect(announcement.retryTimeout == .seconds(HookFinished.defaultTimeout))
+    #expect(announcement.retryTimeout == .seconds(HookSpeech.defaultTimeout))
     #expect(announcement.soundIcon == "prompt")
   }
 

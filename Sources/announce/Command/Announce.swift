@@ -3,8 +3,9 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 
-/// The `announce` command: parses, validates, and maps outcomes to exit status.
-/// Everything else happens in AnnouncerCore. ``Main`` starts it.
+/// The `announce` command: its options and their validation. A parsed command is the
+/// request that ``AnnounceRun`` carries out; the speech itself happens in AnnouncerCore.
+/// ``Main`` starts it.
 struct Announce: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce",
@@ -21,7 +22,7 @@ struct Announce: AsyncParsableCommand {
     version: announceVersion
   )
 
-  @OptionGroup(title: "Announcer") var announcer: AnnouncerOptions
+  @OptionGroup(title: "Announcer") var announcerOptions: AnnouncerOptions
   @OptionGroup(title: "Voice") var voice: VoiceArguments
   @OptionGroup(title: "Connection and output") var output: OutputOptions
   @OptionGroup(title: Self.modesTitle) var input: InputOptions
@@ -44,7 +45,7 @@ struct Announce: AsyncParsableCommand {
 
   mutating func validate() throws {
     let environment = Self.environment
-    try announcer.resolve(environment: environment)
+    try announcerOptions.resolve(environment: environment)
     try voice.resolve(environment: environment)
     try output.validate()
     if detach.requested && listing.anything {
@@ -53,7 +54,7 @@ struct Announce: AsyncParsableCommand {
     }
     if detach.requested && (output.json || output.verbose) {
       throw ValidationError(
-        "--detach returns before anything is spoken, so \(output.json ? "--json" : "--verbose") would print nothing; leave it out and read the outcomes in ~/.local/state/announce/log.jsonl."
+        "--detach returns before anything is spoken, so \(output.json ? "--json" : "--verbose") would print nothing; leave it out and read the outcomes in \(OutcomeLog.defaultPath(environment: Self.environment))."
       )
     }
     if texts.count > 1 && texts.contains("-") {
@@ -70,79 +71,10 @@ struct Announce: AsyncParsableCommand {
     }
   }
 
+  /// Hands the run to ``AnnounceRun`` and exits with the status of its result, which
+  /// ``ExitStatus/of(_:)`` decides, whichever way the run ended.
   func run() async throws {
-    let log = detach.isChild ? OutcomeLog.forUser(environment: Self.environment) : nil
-    let terminal = Terminal(quiet: output.quiet, log: log)
-    if listing.anything {
-      try await listDiscovery(terminal: terminal)
-      return
-    }
-    if announcer.ssml && !readsStandardInput {
-      for text in texts {
-        if let problem = SSMLValidator.problem(in: text) {
-          terminal.failure(
-            "Bad input: \(problem.capitalizedFirst); fix the SSML or leave out --ssml.",
-            status: ExitStatus.badInput)
-          throw ExitCode(ExitStatus.badInput)
-        }
-      }
-    }
-    if detach.requested { try await detachDelivery(terminal: terminal) }
-    let speaker = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
-      try await Announcer.speechd(
-        address: output.address, appName: output.appName,
-        defaultTimeout: .seconds(announcer.resolvedTimeout),
-        maxWaiting: announcer.resolvedMaxQueue, environment: Self.environment,
-        // Without a word, announcers would talk over each other with no hint why.
-        whenTurnsUnavailable: { terminal.error($0.message) })
-    }
-    if output.verbose, let service = speaker.speechService {
-      terminal.error("Connected to speech-dispatcher at \(service).")
-    }
-    // Names speech-dispatcher does not know would be spoken with some other voice.
-    let catalog = speaker.voiceListing.map { VoiceCatalog($0, howToList: Self.howToListVoices) }
-    if let problem = await catalog?.problem(with: voice.options) {
-      terminal.failure(problem, status: ExitStatus.usage)
-      await speaker.close()
-      throw ExitCode(ExitStatus.usage)
-    }
-    if readsStandardInput && isatty(0) == 1 {
-      terminal.error("Reading announcements from the terminal, one per line; press Control-D to finish.")
-    }
-    let session = AnnounceSession(
-      announcer: speaker, defaults: announcement(text: ""), catalog: catalog,
-      sinks: sinks(terminal: terminal, log: log), terminal: terminal)
-    let signals = SignalTrap { signalNumber in
-      await session.cancelAll()
-      return ExitStatus.interrupted(by: signalNumber)
-    }
-    defer { signals.disarm() }
-
-    let lines: AsyncStream<InputLines.Line> =
-      readsStandardInput
-      ? InputLines.standardInput()
-      : AsyncStream { continuation in
-        for (index, text) in texts.enumerated() {
-          continuation.yield(InputLines.Line(number: index + 1, text: text))
-        }
-        continuation.finish()
-      }
-    let summary = await session.run(lines, format: input.format, ssml: announcer.ssml)
-    // The signal's handler exits too, once it has the same outcomes reported; whichever
-    // comes first, the status is the signal's.
-    if let signalNumber = signals.received { throw ExitCode(ExitStatus.interrupted(by: signalNumber)) }
-    if summary.failures.contains(.disconnected) {
-      terminal.failure(
-        "speech-dispatcher at \(speaker.speechService ?? "its address") went away and did not come back in time; "
-          + "start it again, and read its log in ~/.cache/speech-dispatcher/log if it keeps stopping.",
-        status: ExitStatus.serviceUnavailable)
-    }
-    if summary.dropped > 0 {
-      terminal.error(
-        "Skipped \(summary.dropped) announcement\(summary.dropped == 1 ? "" : "s") because more than "
-          + "\(announcer.resolvedMaxQueue) were waiting; raise --max-queue to keep more.")
-    }
-    let status = ExitStatus.forSummary(summary)
+    let status = ExitStatus.of(await AnnounceRun(self).result())
     if status != ExitStatus.success { throw ExitCode(status) }
   }
 
@@ -161,21 +93,20 @@ struct Announce: AsyncParsableCommand {
     return sinks
   }
 
-  /// Runs `connect`; on failure, says why in one sentence and exits with the matching status.
+  /// Runs `connect`; on failure, the sentence that says why and the matching status.
   func connecting<Backend>(
-    terminal: Terminal, _ connect: () async throws(SpeechdConnectError) -> Backend
-  ) async throws -> Backend {
+    _ connect: () async throws(SpeechdConnectError) -> Backend
+  ) async throws(RunFailure) -> Backend {
     do {
       return try await connect()
     } catch {
-      let status = ExitStatus.forConnectError(error)
-      terminal.failure(error.description, status: status)
-      throw ExitCode(status)
+      throw RunFailure(error.description, status: ExitStatus.forConnectError(error))
     }
   }
 
-  private func listDiscovery(terminal: Terminal) async throws {
-    let client = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
+  /// `--list-modules` and `--list-voices`: the names go to standard output, one a line.
+  func listDiscovery() async throws(RunFailure) {
+    let client = try await connecting { () throws(SpeechdConnectError) in
       try await SpeechdClient.connect(
         address: output.address, environment: Self.environment, appName: output.appName)
     }
@@ -187,9 +118,8 @@ struct Announce: AsyncParsableCommand {
       let catalog = VoiceCatalog(client, howToList: Self.howToListVoices)
       let asked = VoiceOptions(language: voice.language, outputModule: voice.outputModule)
       if let problem = await catalog.problem(with: asked) {
-        terminal.failure(problem, status: ExitStatus.usage)
         await client.close()
-        throw ExitCode(ExitStatus.usage)
+        throw RunFailure(problem, status: ExitStatus.usage)
       }
       let voices = await catalog.voices(of: voice.outputModule, speaking: voice.language)
       for voice in voices { print("\(voice.name)\t\(voice.language)\t\(voice.variant)") }
@@ -200,7 +130,7 @@ struct Announce: AsyncParsableCommand {
   /// The announcement every input becomes, before per-line JSON options.
   func announcement(text: String) -> Announcement {
     var result = Announcement(text)
-    announcer.apply(to: &result)
+    announcerOptions.apply(to: &result)
     voice.apply(to: &result)
     return result
   }
