@@ -18,7 +18,7 @@ from .stats import now
 class Message:
     """One message as speech-dispatcher saw it; times are `stats.now()` values."""
 
-    real: Optional[bool] = None  # False for announce's quiet probe (a single space)
+    real: Optional[bool] = None  # False for announce's quiet probe (an empty SSML document)
     text: str = ""
     queued: Optional[float] = None  # the 225 reply
     begin: Optional[float] = None
@@ -85,7 +85,7 @@ class SSIPTranscript:
             text = self.blocks.popleft() if self.blocks else ""
             # Events can come before this reply (a discarded probe's CANCEL does).
             msg = conn.messages.setdefault(mid, Message())
-            msg.real, msg.queued, msg.text = text.strip() != "", t, text
+            msg.real, msg.queued, msg.text = not is_quiet_probe(text), t, text
             conn.order.append(mid)
         elif code in EVENT_CODES:
             if sep == "-":
@@ -103,6 +103,11 @@ class SSIPTranscript:
                     setattr(msg, kind, t)
 
 
+def is_quiet_probe(text):
+    """Whether `text` is announce's quiet probe: a document with nothing to say."""
+    return text.strip() in ("", "<speak></speak>")
+
+
 def split_lines(buffer, chunk):
     """(complete lines, rest): SSIP lines end in CR LF and may span chunks."""
     *lines, rest = (buffer + chunk).split(b"\r\n")
@@ -114,7 +119,7 @@ class SSIPRelay:
 
     It records, per client connection, when each message was queued (the 225
     reply), whether it was a real message or announce's silent quiet probe
-    (a single space), and when BEGIN, END and CANCEL arrived for it.
+    (an empty SSML document), and when BEGIN, END and CANCEL arrived for it.
     """
 
     def __init__(self, listen_path, target_path):

@@ -52,7 +52,7 @@ class TranscriptTests(unittest.TestCase):
         t.client_line("second line")
         t.client_line(".")
         t.client_line("SPEAK")
-        t.client_line(" ")
+        t.client_line("<speak></speak>")
         t.client_line(".")
         t.server_line("225-5", 1.0)
         t.server_line("225 OK MESSAGE QUEUED", 1.0)
@@ -84,7 +84,7 @@ class TranscriptTests(unittest.TestCase):
     def test_a_cancel_before_the_queued_reply_is_kept(self):
         t = transcript()
         t.client_line("SPEAK")
-        t.client_line(" ")
+        t.client_line("<speak></speak>")
         t.client_line(".")
         event(t, "703", 4, 0.5, "CANCELED")
         t.server_line("225-4", 0.6)
@@ -116,7 +116,7 @@ class SnapshotHelperTests(unittest.TestCase):
         old, spd, ours = transcript(), transcript("spd-say:main"), transcript()
         speak(old, "old", 1, 0.0)
         speak(spd, "theirs", 2, 1.0)
-        speak(ours, " ", 3, 2.0)
+        speak(ours, "<speak></speak>", 3, 2.0)
         speak(ours, "mine", 4, 3.0)
         snap = [old.connection, spd.connection, ours.connection]
         self.assertEqual(first_real(snap, 1, "announce").text, "mine")

@@ -52,7 +52,7 @@ final class AnnounceSession: Sendable {
 
   /// Announces every line, waits until each has its outcome, and sums up.
   func run(
-    _ lines: AsyncStream<InputLines.Line>, format: OutputOptions.InputFormat, ssml: Bool
+    _ lines: AsyncStream<InputLines.Line>, format: InputOptions.Format, ssml: Bool
   )
     async -> RunSummary
   {
@@ -120,7 +120,7 @@ final class AnnounceSession: Sendable {
   }
 
   private func announcement(
-    for line: InputLines.Line, format: OutputOptions.InputFormat, ssml: Bool
+    for line: InputLines.Line, format: InputOptions.Format, ssml: Bool
   ) -> Result<Announcement, LineError> {
     if line.isOverlong {
       return .failure(
