@@ -25,6 +25,11 @@ final class Interrupter: Sendable {
     return try await client.say(request)
   }
 
+  /// Cancels every message of this client, as a screen reader's `CANCEL self` does.
+  func cancelAll() async {
+    await client.cancelAll()
+  }
+
   /// Sends announce's own quiet probe, as announce does while it waits for quiet, and
   /// returns its message id.
   func probe() async throws -> MessageID {
