@@ -5,20 +5,13 @@ import Testing
 
 /// The signals that end a run cleanly are one list, and the documentation shows that list.
 @Suite struct HandledSignalTests {
-  static let packageRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-  func text(of file: String) throws -> String {
-    try String(contentsOf: Self.packageRoot.appendingPathComponent(file), encoding: .utf8)
-  }
-
   @Test func hangUpInterruptAndTerminateExitWithTheStatusesAShellReports() {
     #expect(HandledSignal.allCases.map(\.name) == ["SIGHUP", "SIGINT", "SIGTERM"])
     #expect(HandledSignal.allCases.map { ExitStatus.of(.interrupted($0)) } == [129, 130, 143])
   }
 
   @Test func theManPageListsEverySignalWithItsStatusAndNoOther() throws {
-    let page = try text(of: "man/announce.1")
+    let page = try PackageFile.text("man/announce.1")
     let afterHeading = page.components(separatedBy: "\n.Sh SIGNALS\n")
     try #require(afterHeading.count == 2, "man/announce.1 has no SIGNALS section")
     let section = afterHeading[1].components(separatedBy: "\n.Sh ")[0]
@@ -32,7 +25,7 @@ import Testing
   }
 
   @Test func theReadmesExitStatusTableHasTheSameRow() throws {
-    let readme = try text(of: "README.md")
+    let readme = try PackageFile.text("README.md")
     let statuses = HandledSignal.allCases.map { String($0.exitStatus) }.joined(separator: ", ")
     let names = HandledSignal.allCases.map(\.name)
     let row =

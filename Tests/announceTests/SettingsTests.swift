@@ -7,13 +7,6 @@ import Testing
 /// The declarations of ``Settings``: each reaches `--help`, its variable, its JSON field
 /// and the documentation, so that a setting added in one place is complete.
 @Suite struct SettingsTests {
-  static let packageRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-  func document(_ path: String) throws -> String {
-    try String(contentsOf: Self.packageRoot.appendingPathComponent(path), encoding: .utf8)
-  }
-
   /// The text of `document` from `start` to the next heading that begins with `end`.
   func section(of document: String, from start: String, to end: String) throws -> Substring {
     let from = try #require(document.range(of: start), "no \(start)")
@@ -50,8 +43,8 @@ import Testing
     _ names: [String], readme: String, manPage: (start: String, end: String),
     spelling: (String) -> (readme: String, manPage: String)
   ) throws {
-    let readmeText = try section(of: document("README.md"), from: readme, to: "\n### ")
-    let manText = try section(of: document("man/announce.1"), from: manPage.start, to: manPage.end)
+    let readmeText = try section(of: PackageFile.text("README.md"), from: readme, to: "\n### ")
+    let manText = try section(of: PackageFile.text("man/announce.1"), from: manPage.start, to: manPage.end)
     for name in names {
       let (inReadme, inManPage) = spelling(name)
       #expect(readmeText.contains(inReadme), "\(name) is not in the README's \(readme)")
