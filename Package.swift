@@ -63,7 +63,10 @@ let package = Package(
     ),
     .testTarget(
       name: "announceTests",
-      dependencies: ["AnnouncerCore", "announce"]
+      dependencies: [
+        "AnnouncerCore", "announce",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
     ),
     .testTarget(
       name: "AnnounceIntegrationTests",

@@ -38,11 +38,14 @@ struct AnnounceRun {
   let log: OutcomeLog?
   /// Where the sentences go.
   let terminal: Terminal
+  /// Where every outcome is recorded, for `announce history` and `replay`; `nil` when turned off.
+  let recorder: HistoryRecorder?
 
   init(_ request: Announce) {
     self.request = request
     log = request.detach.isChild ? OutcomeLog.forUser(environment: Announce.environment) : nil
     terminal = Terminal(quiet: request.output.quiet, log: log)
+    recorder = HistoryRecorder.forRun(request, terminal: terminal)
   }
 
   /// Runs to the end. A failure that ends the run is said here, and only here, in one sentence.
@@ -122,7 +125,8 @@ struct AnnounceRun {
     }
     let session = AnnounceSession(
       announcer: announcer, defaults: request.announcement(text: ""), catalog: catalog,
-      sinks: request.sinks(terminal: terminal, log: log), terminal: terminal)
+      sinks: request.sinks(terminal: terminal, log: nil) + (recorder.map { [$0] } ?? []),
+      terminal: terminal)
     let (endings, ending) = AsyncStream.makeStream(of: RunResult.self, bufferingPolicy: .bufferingOldest(1))
     let signals = SignalTrap { signal in
       await session.cancelAll()

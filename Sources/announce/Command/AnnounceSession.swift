@@ -97,7 +97,8 @@ final class AnnounceSession: Sendable {
       case .success(let announcement):
         // A line of nothing but escape sequences is as blank as an empty one.
         if announcement.isSSML || SpeakableText.hasSpeech(announcement.text) {
-          announcer.enqueue(announcement)
+          let id = announcer.enqueue(announcement)
+          for sink in sinks { sink.queued(announcement, as: id) }
         }
       case .failure(let error):
         rejected += 1

@@ -202,12 +202,19 @@ struct OutputOptions: ParsableArguments {
   @Flag(name: .shortAndLong, help: "Print nothing on standard error except usage errors.")
   var quiet = false
 
+  @Flag(
+    name: .customLong("no-history"),
+    help: "Record no outcome in the history of announce history and announce replay; as ANNOUNCE_HISTORY=off."
+  )
+  var noHistory = false
+
   func validate() throws {
     if let address, SpeechdAddress.parse(address) == nil {
       throw ValidationError(
         "--address \"\(address)\" is not a speech-dispatcher address; use unix_socket:PATH or inet_socket:HOST:PORT."
       )
     }
+    _ = try HistorySwitch.isOn(environment: Announce.environment)
     if verbose && quiet {
       throw ValidationError("--verbose and --quiet contradict each other; choose one.")
     }

@@ -10,6 +10,12 @@ protocol EventSink: Sendable {
   func record(_ event: AnnouncerEvent)
   /// Input line `line` could not become an announcement; `time` is since the run started.
   func rejected(line: Int, input: String, reason: String, time: Duration)
+  /// `announcement` was queued as `id`; its events follow.
+  func queued(_ announcement: Announcement, as id: AnnouncementID)
+}
+
+extension EventSink {
+  func queued(_ announcement: Announcement, as id: AnnouncementID) {}
 }
 
 /// `--json`: every event and rejected line as a JSON object on standard output.

@@ -228,33 +228,45 @@ struct OutcomeLog: EventSink {
     return pread(file, &last, 1, size - 1) == 1 && last == UInt8(ascii: "\n")
   }
 
-  /// Appends one line, rotating first when it would take the file past ``bound``.
+  /// Appends one line, rotating first when it would take the file past ``bound``; false
+  /// when it was left out.
   ///
   /// The line is written whole or not at all: one `write` of the whole record, and when
   /// that falls short (a full disk), the file is cut back to its size before. A record
   /// always starts on a line of its own: when a crash left the last line cut, a line
   /// break goes before the record, so that only the cut line is lost to a reader.
   /// A log that cannot be written, is not a regular file of this user's, or whose lock
-  /// stays taken for ``lockWait`` is given up on quietly: nobody is there to tell;
-  /// `--detach` says ``problem()`` before it leaves.
-  func append(_ line: String) {
-    var bytes = Array((line + "\n").utf8)
-    guard Self.makeDirectories(directory) else { return }
-    let create = O_WRONLY | O_CREAT
-    guard let lock = Self.openOwnRegularFile(lockPath, flags: create) else { return }
+  /// stays taken for ``lockWait`` is given up on: the caller says ``problem()`` once, if
+  /// anyone is there to hear it.
+  @discardableResult
+  func append(_ line: String) -> Bool {
+    whileLocked { appendHoldingLock(line) } ?? false
+  }
+
+  /// Runs `body` while holding the log's lock, so that no other writer appends or
+  /// rotates meanwhile; `nil` when the lock could not be had.
+  func whileLocked<Result>(_ body: () -> Result) -> Result? {
+    guard Self.makeDirectories(directory) else { return nil }
+    guard let lock = Self.openOwnRegularFile(lockPath, flags: O_WRONLY | O_CREAT) else { return nil }
     defer { close(lock) }
-    guard Self.lock(lock) else { return }
+    guard Self.lock(lock) else { return nil }
+    return body()
+  }
+
+  /// ``append(_:)`` for a caller of ``whileLocked(_:)``.
+  func appendHoldingLock(_ line: String) -> Bool {
+    var bytes = Array((line + "\n").utf8)
     // Read as well as write, to see whether the last line is whole.
     let readWrite = O_RDWR | O_CREAT | O_APPEND
-    guard var file = Self.openOwnRegularFile(path, flags: readWrite) else { return }
+    guard var file = Self.openOwnRegularFile(path, flags: readWrite) else { return false }
     defer { close(file) }
     var status = stat()
-    guard fstat(file, &status) == 0 else { return }
+    guard fstat(file, &status) == 0 else { return false }
     if status.st_size > 0, Int(status.st_size) + bytes.count > bound, rename(path, olderPath) == 0 {
-      guard let fresh = Self.openOwnRegularFile(path, flags: readWrite) else { return }
+      guard let fresh = Self.openOwnRegularFile(path, flags: readWrite) else { return false }
       close(file)
       file = fresh
-      guard fstat(file, &status) == 0 else { return }
+      guard fstat(file, &status) == 0 else { return false }
     }
     if !Self.endsWithLineBreak(file, size: status.st_size) { bytes.insert(UInt8(ascii: "\n"), at: 0) }
     var written = -1
@@ -264,6 +276,33 @@ struct OutcomeLog: EventSink {
     if written != bytes.count {
       // Cut back what part of the line went in, so that the next record is not glued to it.
       _ = ftruncate(file, status.st_size)
+      return false
     }
+    return true
+  }
+
+  /// The whole lines of the older log and then of the current one, oldest first. A line
+  /// cut by a crash is left out, as is a file that is not a regular file of this
+  /// user's (a symbolic link or a FIFO there is neither followed nor read).
+  func lines() -> [String] {
+    [olderPath, path].flatMap { Self.wholeLines(of: $0) }
+  }
+
+  /// The lines of `file` that end in a line break.
+  private static func wholeLines(of file: String) -> [String] {
+    guard let descriptor = openOwnRegularFile(file, flags: O_RDONLY) else { return [] }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { break }
+      bytes += buffer[..<count]
+    }
+    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    // The last piece follows the last line break: empty, or a line a crash cut.
+    lines.removeLast()
+    return lines.filter { !$0.isEmpty }.map { String(decoding: $0, as: UTF8.self) }
   }
 }

@@ -122,6 +122,8 @@ final class TestStack: Sendable {
   func clientEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     for key in ["SPEECHD_ADDRESS", "PULSE_SERVER"] { environment[key] = self.environment[key] }
+    // Every run records its outcomes: in the stack's own folder, never the user's log.
+    environment["XDG_STATE_HOME"] = directory + "/state"
     environment.merge(extra) { _, new in new }
     return environment
   }

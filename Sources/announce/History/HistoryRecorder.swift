@@ -1,0 +1,126 @@
+import AnnouncerCore
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import Synchronization
+
+/// Records the outcome of every announcement of a run in the ``OutcomeLog``, with what
+/// is needed to speak it again the same way (see ``HistoryRecord``), for `announce
+/// history` and `announce replay`.
+///
+/// A log that cannot be written never changes an outcome or the exit status: the first
+/// record left out is said once, in ``OutcomeLog/problem()``'s sentence, where someone
+/// can hear it, and the run goes on.
+final class HistoryRecorder: EventSink {
+  /// Set while `announce replay` speaks a recorded announcement: the key of that
+  /// announcement, which each outcome of the run then names in `replays`.
+  @TaskLocal static var replaying: String?
+
+  private let log: OutcomeLog
+  private let replays: String?
+  /// Where the first failure to write is said; `nil` in the background, where the
+  /// parent said it.
+  private let terminal: Terminal?
+  /// The start of every key of this run: unique among the user's processes.
+  private let keyPrefix: String
+  /// The announcements waiting for their outcome, by id, with their text as spoken.
+  private let waiting = Mutex<[AnnouncementID: Announcement]>([:])
+  private let reported = Mutex(false)
+
+  init(log: OutcomeLog, replays: String? = nil, terminal: Terminal?) {
+    self.log = log
+    self.replays = replays
+    self.terminal = terminal
+    let now = Date().timeIntervalSince1970
+    keyPrefix = "\(getpid())-\(Int64((now * 1000).rounded()))-"
+  }
+
+  /// The recorder of `request`'s run, or `nil` when the user turned the history off.
+  static func forRun(_ request: Announce, terminal: Terminal) -> HistoryRecorder? {
+    let environment = Announce.environment
+    guard !request.output.noHistory, (try? HistorySwitch.isOn(environment: environment)) ?? true else {
+      return nil
+    }
+    return HistoryRecorder(
+      log: OutcomeLog.forUser(environment: environment), replays: replaying,
+      terminal: request.detach.isChild ? nil : terminal)
+  }
+
+  func queued(_ announcement: Announcement, as id: AnnouncementID) {
+    waiting.withLock { $0[id] = Self.asSpoken(announcement) }
+  }
+
+  /// `announcement` with its text as the announcer speaks it, so that a replay speaks the same.
+  static func asSpoken(_ announcement: Announcement) -> Announcement {
+    var spoken = announcement
+    if !spoken.isSSML { spoken.text = SpeakableText.cleaned(spoken.text) }
+    return spoken
+  }
+
+  func record(_ event: AnnouncerEvent) { record(event, at: Date(), pid: getpid()) }
+
+  /// Writes `event`, stamped with `date` and `pid`, if it says how an announcement ended.
+  func record(_ event: AnnouncerEvent, at date: Date, pid: Int32) {
+    switch event.kind {
+    case .spoken, .gaveUp, .merged:
+      let announcement = waiting.withLock { $0.removeValue(forKey: event.announcement) }
+      write(line(for: event, announcement: announcement, at: date, pid: pid))
+    case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,
+      .waitingForTurn:
+      return
+    }
+  }
+
+  func rejected(line: Int, input: String, reason: String, time: Duration) {
+    write(
+      OutcomeLog.stamped(
+        EventJSON.rejected(lineNumber: line, input: input, reason: reason, time: time),
+        at: Date(), pid: getpid()))
+  }
+
+  /// The log line for the outcome `event` of `announcement`: the event as `--json` has
+  /// it, with the whole text instead of a part's, the record's key, and the settings.
+  func line(for event: AnnouncerEvent, announcement: Announcement?, at date: Date, pid: Int32) -> String {
+    var whole = event
+    // An event of a text spoken in parts carries its part; the record keeps the whole.
+    if let announcement { whole.text = announcement.text }
+    var line = String(EventJSON.line(for: whole).dropLast())
+    line += ",\"key\":" + EventJSON.quoted(keyPrefix + String(event.announcement.rawValue))
+    if let replays { line += ",\"replays\":" + EventJSON.quoted(replays) }
+    line += HistoryRecord.fields(for: announcement ?? Announcement(event.text))
+    return OutcomeLog.stamped(line + "}", at: date, pid: pid)
+  }
+
+  private func write(_ line: String) {
+    guard !log.append(line), let terminal else { return }
+    let first = reported.withLock { reported in
+      defer { reported = true }
+      return !reported
+    }
+    if first {
+      terminal.error(
+        log.problem()
+          ?? "The outcome log \(log.path) was busy for over a second, so an outcome was not logged; "
+          + "try again, or set \(HistorySwitch.variable)=off to stop logging.")
+    }
+  }
+}
+
+/// Whether runs record their outcomes: `ANNOUNCE_HISTORY=off` or `--no-history` turns it off.
+enum HistorySwitch {
+  /// The variable that turns the history on or off.
+  static let variable = "ANNOUNCE_HISTORY"
+
+  /// Whether `environment` leaves the history on; throws a usage error for a value
+  /// that is neither `on` nor `off`.
+  static func isOn(environment: [String: String]) throws -> Bool {
+    guard let text = environment[variable], !text.isEmpty else { return true }
+    switch text.lowercased() {
+    case "on": return true
+    case "off": return false
+    default:
+      throw ValidationError(
+        "\(variable)=\(text) is not on or off; set it to off to stop recording outcomes, or unset it.")
+    }
+  }
+}
