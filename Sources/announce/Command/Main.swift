@@ -1,13 +1,13 @@
 import Glibc
 
-/// The program's entry: `init` and `hook-finished` as the very first argument choose
-/// those subcommands (`init ssh` prints SSH settings, any other `init` a shell hook);
+/// The program's entry: `init`, `hook-finished`, `tmux-alert`, `history` and `replay` as
+/// the very first argument choose those subcommands (`init ssh` prints SSH settings, any other `init` a shell hook);
 /// anything else is the `announce` command itself.
 ///
 /// The choice is made here, not with ArgumentParser's subcommands, because a command
 /// with subcommands also gets a `help` subcommand and takes any first TEXT that names
 /// one; `announce help` and `announce "Saved" init` must go on speaking. To speak the
-/// word "init" itself, end the options first: `announce -- init`.
+/// word "init" (or "history", "replay") itself, end the options first: `announce -- init`.
 @main
 enum Main {
   static func main() async {
@@ -22,6 +22,10 @@ enum Main {
       case "init": await OneLineErrors.status(of: ShellInit.self, Array(arguments.dropFirst()))
       case HookFinished.name: await OneLineErrors.status(of: HookFinished.self, Array(arguments.dropFirst()))
       case TmuxAlert.name: await OneLineErrors.status(of: TmuxAlert.self, Array(arguments.dropFirst()))
+      case HistoryCommand.name:
+        await OneLineErrors.status(of: HistoryCommand.self, Array(arguments.dropFirst()))
+      case ReplayCommand.name:
+        await OneLineErrors.status(of: ReplayCommand.self, Array(arguments.dropFirst()))
       default: await OneLineErrors.status(of: Announce.self, arguments)
       }
     // The one exit: a signal ends a run through the same result as its normal end.

@@ -1,0 +1,152 @@
+import AnnouncerCore
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+
+/// `announce history`: the last outcomes, newest first, one line each.
+struct HistoryCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "announce history",
+    abstract: "List the last announcements and whether they were heard, newest first.",
+    discussion: """
+      One line each, such as "2 minutes ago, not heard (interrupted): Build failed." Every run \
+      of announce, the shell hooks and the tmux hooks record their outcomes in \
+      ~/.local/state/announce/log.jsonl ($XDG_STATE_HOME/announce/log.jsonl), unless \
+      ANNOUNCE_HISTORY=off or --no-history; "announce replay" speaks again what was missed.
+      """)
+
+  /// The subcommand's name, as the first argument.
+  static let name = "history"
+
+  @Option(name: .customShort("n"), help: ArgumentHelp("How many to list (default: 10).", valueName: "count"))
+  var count: Int = 10
+
+  @Flag(help: "Only the announcements not heard, and not heard since on a replay.")
+  var missed = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Only those of the last DURATION, such as 90s, 30m, 1h or 2d.", valueName: "duration"))
+  var since: String?
+
+  @Flag(help: "Print the log's JSON objects, one per line, newest first, instead of sentences.")
+  var json = false
+
+  func validate() throws {
+    guard count > 0 else {
+      throw ValidationError("-n must be a whole number above 0, such as 10, not \(count).")
+    }
+    if let since, Self.seconds(in: since) == nil {
+      throw ValidationError(
+        "--since must be a duration such as 90s, 30m, 1h or 2d, not \"\(since)\".")
+    }
+  }
+
+  func run() throws {
+    let log = OutcomeLog.forUser()
+    let lines = log.lines()
+    let now = Date().timeIntervalSince1970
+    let oldest = since.flatMap(Self.seconds(in:)).map { now - $0 }
+    var chosen: [(line: String, record: HistoryRecord)] = []
+    let history = History(lines: lines)
+    let missedKeys = missed ? Set(history.missed.compactMap(\.key)) : []
+    for line in lines.reversed() {
+      guard chosen.count < count, let record = HistoryRecord.parse(line), record.isOutcome else { continue }
+      if missed, !missedKeys.contains(record.key ?? "") || record.replays != nil { continue }
+      if let oldest, (record.seconds ?? 0) < oldest { break }
+      chosen.append((line, record))
+    }
+    let terminal = Terminal(quiet: false)
+    guard !chosen.isEmpty else {
+      terminal.standardOutput(
+        Self.nothing(missed: missed, since: since, anything: !history.outcomes.isEmpty, path: log.path))
+      return
+    }
+    for (line, record) in chosen {
+      terminal.standardOutput(json ? line : HistoryWords.line(for: record, now: now))
+    }
+  }
+
+  /// The one sentence when nothing is listed.
+  static func nothing(missed: Bool, since: String?, anything: Bool, path: String) -> String {
+    guard anything else {
+      return "Nothing is recorded yet in \(path)."
+    }
+    let span = since.flatMap(seconds(in:)).map { " in the last " + SpokenDuration.text(seconds: $0) } ?? ""
+    return missed ? "No announcement was missed\(span)." : "No announcement was recorded\(span)."
+  }
+
+  /// The seconds in a duration such as `90s`, `30m`, `1h`, `2d` or `1.5h`; a bare
+  /// number is seconds. `nil` when it is not one.
+  static func seconds(in duration: String) -> Double? {
+    let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+    var number = Substring(duration.trimmingWhiteSpace)
+    var unit = 1.0
+    if let last = number.last, let factor = units[Character(last.lowercased())] {
+      unit = factor
+      number = number.dropLast()
+    }
+    guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+    return value * unit
+  }
+}
+
+/// The words of `announce history`: plain sentences that a screen reader reads well,
+/// in a stable format: `WHEN, OUTCOME: TEXT`.
+enum HistoryWords {
+  /// "2 minutes ago, not heard (interrupted): Build failed."
+  static func line(for record: HistoryRecord, now: Double) -> String {
+    let when =
+      record.seconds.map { SpokenDuration.text(seconds: max(0, now - $0)) + " ago" } ?? "at an unknown time"
+    return "\(when), \(outcome(of: record)): \(shown(record.text ?? "", ssml: record.ssml ?? false))"
+  }
+
+  /// "heard", "not heard (interrupted)", "heard on replay".
+  static func outcome(of record: HistoryRecord) -> String {
+    let replay = record.replays == nil ? "" : " on replay"
+    if record.wasHeard { return "heard" + replay }
+    return "not heard" + replay + " (\(reason(record.reason ?? "")))"
+  }
+
+  /// A reason of the log in a few words.
+  static func reason(_ name: String) -> String {
+    switch GiveUpReason(rawValue: name) {
+    case .interruptedOutOfTime: "interrupted"
+    case .noRetry: "interrupted, no retry"
+    case .stalled: "audio stalled"
+    case .notAnswering: "speech-dispatcher not answering"
+    case .disconnected: "speech-dispatcher went away"
+    case .cancelled: "cancelled"
+    case .dropped: "skipped in a flood"
+    case nil: name.isEmpty ? "unknown reason" : name
+    }
+  }
+
+  /// `text` on one line, and an SSML document as the words it speaks.
+  static func shown(_ text: String, ssml: Bool) -> String {
+    var plain = text
+    if ssml {
+      var words = ""
+      var inTag = false
+      for character in text {
+        if character == "<" {
+          inTag = true
+        } else if character == ">" {
+          inTag = false
+        } else if !inTag {
+          words.append(character)
+        }
+      }
+      plain =
+        words.replacingBytes(of: "&lt;", with: "<").replacingBytes(of: "&gt;", with: ">")
+        .replacingBytes(of: "&quot;", with: "\"").replacingBytes(of: "&apos;", with: "'")
+        .replacingBytes(of: "&amp;", with: "&")
+    }
+    // One line each, and nothing a terminal would take for a command.
+    let flat = plain.unicodeScalars.map { scalar -> String in
+      scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+        ? " " : String(scalar)
+    }
+    return flat.joined().split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+  }
+}

@@ -1,0 +1,244 @@
+import AnnouncerCore
+import Foundation
+import PropertyBased
+import Synchronization
+import Testing
+
+@testable import announce
+
+/// The history: the record format, what is missed, claims, and the words of `announce history`.
+@Suite struct HistoryRecordTests {
+  static let date = Date(timeIntervalSince1970: 1_800_000_000.25)
+
+  /// The line `announcement`'s outcome `kind` gets in the log, and the record read back.
+  func recorded(
+    _ announcement: Announcement, _ kind: AnnouncerEvent.Kind = .gaveUp(.interruptedOutOfTime),
+    replays: String? = nil
+  ) throws -> (line: String, record: HistoryRecord) {
+    let recorder = HistoryRecorder(
+      log: OutcomeLog(path: "/nonexistent/log.jsonl"), replays: replays, terminal: nil)
+    let event = AnnouncerEvent(
+      announcement: AnnouncementID(7), text: "a part", attempt: 2, time: .seconds(3), kind: kind, part: 2,
+      parts: 3)
+    let line = recorder.line(
+      for: event, announcement: HistoryRecorder.asSpoken(announcement), at: Self.date, pid: 42)
+    return (line, try #require(HistoryRecord.parse(line), "\(line)"))
+  }
+
+  @Test func anyTextVoiceAndSSMLRoundTripThroughTheLogAndReplayIdentically() async {
+    let name = Gen.element(of: ["en", "de-DE", "espeak-ng", "Alex", "message", "x"]).map { $0 ?? "en" }
+    let voices = zip(
+      Gen.int(in: -100...100).optional, Gen.int(in: -100...100).optional,
+      Gen.int(in: -100...100).optional, name.optional,
+      Gen<VoiceOptions.VoiceType>.case.optional, Gen<VoiceOptions.Punctuation>.case.optional, Gen.bool
+    ).map { rate, pitch, volume, language, type, punctuation, spell in
+      VoiceOptions(
+        rate: rate, pitch: pitch, pitchRange: volume.map { -$0 }, volume: volume, language: language,
+        voiceName: language, voiceType: type, outputModule: language, punctuation: punctuation, spell: spell)
+    }
+    let texts = Gen.character(in: "\u{0}"..."\u{D7FF}").string(of: 1...40)
+    await propertyCheck(
+      count: 300, input: texts, voices, Gen<SpeechPriority>.case, Gen.bool, name.optional
+    ) { text, voice, priority, ssml, icon in
+      let announcement = Announcement(text, isSSML: ssml, priority: priority, voice: voice, soundIcon: icon)
+      var expected = announcement
+      if !ssml { expected.text = SpeakableText.cleaned(text) }
+      let (line, record) = try recorded(announcement)
+      #expect(!line.contains("\n"))
+      #expect(record.announcement == expected, "\(line)")
+      #expect(record.seconds == Self.date.timeIntervalSince1970, "\(line)")
+      // The replay speaks it with the same settings, whatever the variables say today.
+      let environment = ReplayCommand.replayEnvironment([
+        "ANNOUNCE_RATE": "90", "ANNOUNCE_PRIORITY": "important",
+      ])
+      let command = try Announce.$environment.withValue(environment) { try Announce.replaying(record) }
+      var replayed = expected
+      replayed.retryTimeout = .seconds(HookSpeech.defaultTimeout)
+      #expect(command.texts == [expected.text])
+      #expect(command.announcement(text: expected.text) == replayed)
+    }
+  }
+
+  @Test func aRecordHoldsTheWholeTextTheOutcomeItsKeyAndWhatItReplays() throws {
+    let (line, record) = try recorded(Announcement("Build failed. Again."), replays: "9-1-1")
+    #expect(record.event == "gave-up" && record.reason == "interrupted-out-of-time")
+    #expect(record.text == "Build failed. Again.", "the whole text, not the part's")
+    #expect(record.replays == "9-1-1" && record.announcementKey == "9-1-1")
+    #expect(record.key?.hasPrefix("\(getpid())-") == true && record.key?.hasSuffix("-7") == true)
+    #expect(record.pid == 42)
+    #expect(line.contains("\"priority\":\"text\"") && !line.contains("\"ssml\""), "\(line)")
+  }
+
+  @Test(arguments: [
+    ("2026-11-22T10:15:03.120+01:00", 1_795_338_903.12), ("2026-11-22T09:15:03.120Z", 1_795_338_903.12),
+    ("2026-11-22T04:45:03.000-04:30", 1_795_338_903.0),
+  ])
+  func timestampsAreReadWithTheirOffset(stamp: String, seconds: Double) {
+    #expect(
+      HistoryRecord.seconds(fromTimestamp: stamp).map { ($0 * 1000).rounded() } == (seconds * 1000).rounded())
+  }
+
+  @Test(arguments: ["", "yesterday", "2026-11-22T10:15:03+01:00", "2026-11-22T10:15:03.120+0100"])
+  func aMalformedTimestampIsNoTime(stamp: String) {
+    #expect(HistoryRecord.seconds(fromTimestamp: stamp) == nil)
+  }
+}
+
+@Suite struct HistoryLogTests {
+  func outcome(_ key: String, heard: Bool, replays: String? = nil, pid: Int = 1, text: String = "t") -> String
+  {
+    let reason = heard ? "" : ",\"reason\":\"interrupted-out-of-time\""
+    let replaying = replays.map { ",\"replays\":\"\($0)\"" } ?? ""
+    return
+      "{\"event\":\"\(heard ? "spoken" : "gave-up")\",\"id\":1,\"text\":\"\(text)\"\(reason),\"key\":\"\(key)\"\(replaying),\"priority\":\"text\",\"at\":\"2026-11-22T10:15:03.120Z\",\"pid\":\(pid)}"
+  }
+
+  @Test func missedIsNotHeardAndNotHeardSinceOnAReplayOldestFirst() {
+    let history = History(lines: [
+      outcome("a", heard: false, text: "A"), outcome("b", heard: true), outcome("c", heard: false, text: "C"),
+      outcome("d", heard: false, text: "D"),
+      outcome("r1", heard: false, replays: "a"), outcome("r2", heard: true, replays: "c"),
+    ])
+    #expect(history.missed.map(\.key) == ["a", "d"])
+    #expect(history.toReplay(last: false, isRunning: { _ in false }).map(\.text) == ["A", "D"])
+  }
+
+  @Test func aReplayIsNeverItselfReplayedAndLastReplaysTheOriginal() {
+    let history = History(lines: [
+      outcome("a", heard: false, text: "A"), outcome("r", heard: false, replays: "a"),
+    ])
+    #expect(history.missed.map(\.key) == ["a"])
+    let last = history.toReplay(last: true, isRunning: { _ in false })
+    #expect(last.map(\.key) == ["a"] && last.first?.replays == nil)
+  }
+
+  @Test func aClaimOfARunningReplayHoldsUntilItsOutcomeAndADeadOnesIsIgnored() {
+    let claim = History.claimLine(keys: ["a", "b"], pid: 77)
+    var lines = [outcome("a", heard: false), outcome("b", heard: false), claim]
+    #expect(History(lines: lines).toReplay(last: false, isRunning: { $0 == 77 }).isEmpty)
+    #expect(History(lines: lines).toReplay(last: false, isRunning: { _ in false }).count == 2)
+    lines.append(outcome("r", heard: false, replays: "a", pid: 77))
+    #expect(History(lines: lines).toReplay(last: false, isRunning: { $0 == 77 }).map(\.key) == ["a"])
+  }
+
+  @Test func aDamagedLogIsReadAroundItsBadLines() throws {
+    try withLogInFreshDirectory { log, _ in
+      let good = outcome("a", heard: false)
+      try (good + "\n{\"event\":\"gave-up\",\"te\n" + outcome("b", heard: false) + "\n{\"event\":\"sp")
+        .write(toFile: log.path, atomically: false, encoding: .utf8)
+      #expect(History(log: log).missed.map(\.key) == ["a", "b"])
+    }
+  }
+
+  @Test func twoReplaysAtOnceNeverClaimTheSameAnnouncement() async throws {
+    try withLogInFreshDirectory { log, _ in
+      for key in 1...20 { log.append(outcome("k\(key)", heard: false)) }
+      let claims = Mutex<[[String]]>([])
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        let keys = History.claim(in: log, last: false)?.1.compactMap(\.key) ?? []
+        claims.withLock { $0.append(keys) }
+      }
+      let all = claims.withLock { $0 }.flatMap { $0 }
+      #expect(all.count == 20 && Set(all).count == 20, "\(claims.withLock { $0 })")
+    }
+  }
+
+  @Test func manyWritersAtOnceLoseNoRecord() throws {
+    try withLogInFreshDirectory { log, _ in
+      DispatchQueue.concurrentPerform(iterations: 8) { writer in
+        let recorder = HistoryRecorder(log: log, terminal: nil)
+        for index in 1...40 {
+          let id = AnnouncementID(writer * 100 + index)
+          recorder.queued(Announcement("writer \(writer) line \(index)"), as: id)
+          recorder.record(
+            AnnouncerEvent(
+              announcement: id, text: "", attempt: 1, time: .seconds(1), kind: .gaveUp(.noRetry)))
+        }
+      }
+      let history = History(log: log)
+      #expect(history.missed.count == 320)
+      #expect(Set(history.missed.compactMap(\.text)).count == 320)
+      var status = stat()
+      #expect(stat(log.path, &status) == 0 && status.st_mode & 0o777 == 0o600)
+    }
+  }
+
+  @Test func aRecordersLogIsPrivateInAPrivateDirectory() throws {
+    try withLogInFreshDirectory { _, base in
+      let log = OutcomeLog(path: base + "/fresh/announce/log.jsonl")
+      let recorder = HistoryRecorder(log: log, terminal: nil)
+      recorder.queued(Announcement("Saved"), as: AnnouncementID(1))
+      recorder.record(
+        AnnouncerEvent(
+          announcement: AnnouncementID(1), text: "Saved", attempt: 1, time: .seconds(1),
+          kind: .spoken(duration: .seconds(1))))
+      var status = stat()
+      #expect(stat(log.path, &status) == 0 && status.st_mode & 0o777 == 0o600)
+      #expect(stat(log.directory, &status) == 0 && status.st_mode & 0o777 == 0o700)
+      #expect(History(log: log).outcomes.map(\.text) == ["Saved"])
+    }
+  }
+
+  @Test func aReplayHeardAfterTheLogRotatedStillCountsAndNothingIsSpokenTwice() throws {
+    try withLogInFreshDirectory { base, _ in
+      let log = OutcomeLog(path: base.path, bound: 1_000)
+      log.append(outcome("a", heard: false))
+      log.append(outcome("b", heard: false))
+      let claimed = try #require(History.claim(in: log, last: false)).1
+      #expect(claimed.count == 2)
+      // Other writers fill the log while the replay speaks: it rotates under it.
+      for index in 1...8 { log.append(outcome("other\(index)", heard: true)) }
+      #expect(FileManager.default.fileExists(atPath: log.olderPath))
+      log.append(outcome("r1", heard: true, replays: "a", pid: Int(getpid())))
+      log.append(outcome("r2", heard: false, replays: "b", pid: Int(getpid())))
+      let history = History(log: log)
+      #expect(!history.missed.contains { $0.key == "a" })
+      // "b", not heard on its replay either, is offered again; "a" never.
+      #expect(history.toReplay(last: false, isRunning: { _ in true }).map(\.key) == ["b"])
+    }
+  }
+}
+
+@Suite struct HistoryWordsTests {
+  func record(_ line: String) throws -> HistoryRecord { try #require(HistoryRecord.parse(line)) }
+
+  @Test func aLineSaysWhenWhatHappenedAndTheTextOnOneLine() throws {
+    let missed = try record(
+      "{\"event\":\"gave-up\",\"text\":\"Build\\nfailed.\\u001b[31m\",\"reason\":\"interrupted-out-of-time\",\"at\":\"2026-11-22T10:15:03.000Z\"}"
+    )
+    let now = try #require(missed.seconds) + 120
+    #expect(
+      HistoryWords.line(for: missed, now: now) == "2 minutes ago, not heard (interrupted): Build failed. [31m"
+    )
+    let heard = try record(
+      "{\"event\":\"spoken\",\"text\":\"<speak>Tom &amp; Jerry</speak>\",\"ssml\":true,\"replays\":\"x\",\"at\":\"2026-11-22T10:15:03.000Z\"}"
+    )
+    #expect(
+      HistoryWords.line(for: heard, now: now + 3600) == "1 hour 2 minutes ago, heard on replay: Tom & Jerry")
+  }
+
+  @Test(arguments: [("90s", 90.0), ("30m", 1800), ("1h", 3600), ("2d", 172_800), ("1.5h", 5400), ("45", 45)])
+  func sinceTakesADuration(text: String, seconds: Double) {
+    #expect(HistoryCommand.seconds(in: text) == seconds)
+  }
+
+  @Test(arguments: ["", "h", "1x", "-1h", "soon"])
+  func sinceRefusesWhatIsNoDuration(text: String) {
+    #expect(HistoryCommand.seconds(in: text) == nil)
+  }
+
+  @Test func nothingToReplayIsOneSentenceNamingTheLastReplay() {
+    let start = "{\"event\":\"spoken\",\"text\":\"a\",\"key\":\"a\",\"at\":\"2026-11-22T10:15:03.000Z\"}"
+    let replay = "{\"event\":\"replay\",\"keys\":[\"a\"],\"at\":\"2026-11-22T10:20:03.000Z\",\"pid\":1}"
+    let now = HistoryRecord.seconds(fromTimestamp: "2026-11-22T10:25:03.000Z") ?? 0
+    #expect(
+      ReplayCommand.nothing(in: History(lines: [start, replay]), last: false, now: now)
+        == "Nothing was missed since the last replay, 5 minutes ago.")
+    #expect(
+      ReplayCommand.nothing(in: History(lines: [start]), last: false, now: now)
+        == "Nothing was missed since the history began, 10 minutes ago.")
+    #expect(
+      ReplayCommand.nothing(in: History(lines: []), last: false, now: now)
+        == "Nothing was announced since the history began, so there is nothing to replay.")
+  }
+}
