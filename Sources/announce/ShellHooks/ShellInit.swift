@@ -35,11 +35,33 @@ struct ShellInit: ParsableCommand {
   @Argument(help: "The shell: bash, zsh or fish; or tmux, for its window alerts.")
   var shell: Target
 
+  @Option(
+    name: .customLong("replay-key"),
+    help: ArgumentHelp(
+      "Also bind this key to announce replay, in the shell's own notation, such as \\er for Alt-R.",
+      valueName: "key"))
+  var replayKey: String?
+
+  func validate() throws {
+    guard let replayKey else { return }
+    if shell.shell == nil {
+      throw ValidationError("--replay-key binds a key in a shell; give bash, zsh or fish, not tmux.")
+    }
+    if !ReplayBinding.accepts(replayKey) {
+      throw ValidationError(
+        "--replay-key \"\(replayKey)\" is not a key the binding can name; write it as the shell does, such as \\er for Alt-R."
+      )
+    }
+  }
+
   func run() throws {
     let announce = ShellHook.executablePath()
-    let text =
+    var text =
       shell.shell.map { ShellHook.script(for: $0, announce: announce) }
       ?? TmuxHooks.configuration(announce: announce)
+    if let shell = shell.shell, let replayKey {
+      text += ReplayBinding.script(for: shell, key: replayKey)
+    }
     print(text, terminator: "")
   }
 }
@@ -238,5 +260,64 @@ enum ShellHook {
     end
 
     """
+  }
+}
+
+/// The key binding of `announce init SHELL --replay-key KEY`: the key starts
+/// `announce replay --aloud` in the background, detached and silent, so that the prompt
+/// is not held, and leaves the line being edited as it was. It uses the hook's
+/// `__announce_bin`, so it follows the hook in the printed text.
+enum ReplayBinding {
+  /// Whether `key` can be written into the binding as it is: printable ASCII without
+  /// quotes, spaces or characters that a shell would expand, such as `\er`, `^[r`, `\C-xr`.
+  static func accepts(_ key: String) -> Bool {
+    !key.isEmpty && key.count <= 32
+      && key.unicodeScalars.allSatisfy { scalar in
+        scalar.isASCII
+          && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+            || "\\^-[]_,.;/=@".unicodeScalars.contains(scalar))
+      }
+  }
+
+  /// The lines that bind `key` in `shell`.
+  ///
+  /// bash runs a `bind -x` function without touching READLINE_LINE, zsh a widget that
+  /// leaves BUFFER alone, and fish a function bound with `bind`, which keeps the
+  /// command line; each starts the replay in a subshell, or disowned, so that no job
+  /// message is printed.
+  static func script(for shell: ShellInit.Shell, key: String) -> String {
+    switch shell {
+    case .bash:
+      """
+      # announce: \(key) speaks again what was missed. From: announce init bash --replay-key \(key)
+      if [[ $- == *i* && -n ${__announce_bin-} ]]; then
+        __announce_replay() { ("$__announce_bin" replay --aloud </dev/null >/dev/null 2>&1 &); }
+        bind -x '"\(key)": __announce_replay'
+      fi
+
+      """
+    case .zsh:
+      """
+      # announce: \(key) speaks again what was missed. From: announce init zsh --replay-key \(key)
+      if [[ -o interactive && -n ${__announce_bin-} ]]; then
+        __announce_replay() { ("$__announce_bin" replay --aloud </dev/null >/dev/null 2>&1 &) }
+        zle -N __announce_replay
+        bindkey '\(key)' __announce_replay
+      fi
+
+      """
+    case .fish:
+      """
+      # announce: \(key) speaks again what was missed. From: announce init fish --replay-key \(key)
+      if status is-interactive; and set -q __announce_bin
+          function __announce_replay
+              command $__announce_bin replay --aloud </dev/null >/dev/null 2>&1 &
+              disown $last_pid 2>/dev/null
+          end
+          bind \(key) __announce_replay
+      end
+
+      """
+    }
   }
 }
