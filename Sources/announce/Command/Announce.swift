@@ -17,7 +17,9 @@ struct Announce: AsyncParsableCommand {
       announcement that other speech interrupts is tried again, once the channel is quiet, \
       until its timeout runs out. The exit status is 0 only when every announcement was \
       heard to the end. "announce init bash" (or zsh, fish) prints a shell hook that \
-      announces each command that ran long; to speak the word "init", give "announce -- init".
+      announces each command that ran long; to speak the word "init", give "announce -- init". \
+      Every run records its outcomes: "announce history" lists them, and "announce replay" \
+      speaks again those not heard.
       """,
     version: announceVersion
   )
@@ -33,7 +35,9 @@ struct Announce: AsyncParsableCommand {
   /// too small to be a section of its own.
   static let modesTitle = "Input, listing and detached delivery"
 
-  @Argument(help: "The announcements, one per argument; none or \"-\" reads standard input.")
+  @Argument(
+    help: "The announcements, one per argument; none or \"-\" reads standard input.",
+    completion: .list(["init", "history", "replay"]))
   var texts: [String] = []
 
   /// Whether the announcements come from standard input.
