@@ -73,6 +73,19 @@ extension SpeakingTests {
       #expect(history.standardOutput == "Nothing is recorded yet in \(state)/announce/log.jsonl.\n")
     }
 
+    @Test func aLogThatCannotBeWrittenIsSaidOnceAndChangesNothingElse() throws {
+      let file = freshState()
+      defer { try? FileManager.default.removeItem(atPath: file) }
+      // A state "directory" that is a file: nothing can be made under it.
+      #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+      let result = try announce(["One", "Two", "Three"], state: file)
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(
+        result.standardError
+          == "The outcome log \(file)/announce/log.jsonl cannot be written (Not a directory), so outcomes are not "
+          + "logged; make \(file)/announce writable, or set XDG_STATE_HOME to a directory that is.\n")
+    }
+
     /// bash always; zsh and fish where they are installed.
     static let installedShells = ShellSession.Shell.allCases.filter { $0 == .bash || $0.path != nil }
 

@@ -242,3 +242,21 @@ import Testing
         == "Nothing was announced since the history began, so there is nothing to replay.")
   }
 }
+
+@Suite struct HistoryFloodTests {
+  @Test func floodControlsDroppedAndMergedAreNotRecordedButItsSummaryIs() throws {
+    try withLogInFreshDirectory { log, _ in
+      let recorder = HistoryRecorder(log: log, terminal: nil)
+      for id in 1...3 { recorder.queued(Announcement("line \(id)"), as: AnnouncementID(id)) }
+      func event(_ id: Int, _ text: String, _ kind: AnnouncerEvent.Kind) -> AnnouncerEvent {
+        AnnouncerEvent(
+          announcement: AnnouncementID(id), text: text, attempt: 1, time: .seconds(1), kind: kind)
+      }
+      recorder.record(event(1, "line 1", .gaveUp(.dropped)))
+      recorder.record(event(2, "line 2", .merged(into: AnnouncementID(3))))
+      recorder.record(event(-1, "1 message skipped", .spoken(duration: .seconds(1))))
+      recorder.record(event(3, "line 3", .spoken(duration: .seconds(1))))
+      #expect(History(log: log).outcomes.map(\.text) == ["1 message skipped", "line 3"])
+    }
+  }
+}

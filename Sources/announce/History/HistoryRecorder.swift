@@ -62,7 +62,13 @@ final class HistoryRecorder: EventSink {
   /// Writes `event`, stamped with `date` and `pid`, if it says how an announcement ended.
   func record(_ event: AnnouncerEvent, at date: Date, pid: Int32) {
     switch event.kind {
-    case .spoken, .gaveUp, .merged:
+    case .gaveUp(.dropped), .merged:
+      // Flood control's leftovers are not recorded one by one: a flood would push the
+      // history out of the bounded log, and a replay would speak it all again. The
+      // summary it speaks ("12 messages skipped") is recorded, and a merged line shares
+      // the outcome of the one it joined.
+      _ = waiting.withLock { $0.removeValue(forKey: event.announcement) }
+    case .spoken, .gaveUp:
       let announcement = waiting.withLock { $0.removeValue(forKey: event.announcement) }
       write(line(for: event, announcement: announcement, at: date, pid: pid))
     case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,
