@@ -25,12 +25,13 @@ import Testing
         AnnouncerEvent(
           announcement: AnnouncementID(id), text: "a", attempt: 1, time: .milliseconds(700), kind: kind)
       }
+      let recorder = HistoryRecorder(log: log, terminal: nil)
       for kind: AnnouncerEvent.Kind in [.queued, .attempt, .begin, .interrupted, .waitingForQuiet] {
-        log.record(event(1, kind), at: date, pid: 42)
+        recorder.record(event(1, kind), at: date, pid: 42)
       }
-      log.record(event(1, .spoken(duration: .milliseconds(700))), at: date, pid: 42)
-      log.record(event(2, .gaveUp(.noRetry)), at: date, pid: 42)
-      log.rejected(line: 3, input: "x", reason: "bad", time: .seconds(1))
+      recorder.record(event(1, .spoken(duration: .milliseconds(700))), at: date, pid: 42)
+      recorder.record(event(2, .gaveUp(.noRetry)), at: date, pid: 42)
+      recorder.rejected(line: 3, input: "x", reason: "bad", time: .seconds(1))
       log.record(error: "speech-dispatcher \"x\" is gone.", status: 69, at: date, pid: 42)
       let written = lines(log.path)
       #expect(written.count == 4)
@@ -57,7 +58,8 @@ import Testing
           announcement: AnnouncementID(id), text: "announcement", attempt: 1,
           time: .milliseconds(500), kind: .spoken(duration: .milliseconds(500)))
       }
-      for id in 1...12 { log.record(spoken(id), at: Date(), pid: 1) }
+      let recorder = HistoryRecorder(log: log, terminal: nil)
+      for id in 1...12 { recorder.record(spoken(id), at: Date(), pid: 1) }
       let current = lines(log.path)
       let older = lines(log.olderPath)
       let size = (try FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
@@ -115,19 +117,21 @@ import Testing
   @Test func theBackgroundHalfReportsOnlyToTheLog() throws {
     let child = try Announce.parse(["--detached-child", "--", "Saved"])
     #expect(!child.output.json && !child.output.verbose && !child.detach.requested)
-    let log = OutcomeLog(path: "/nonexistent/log.jsonl")
-    let sinks = child.sinks(terminal: Terminal(quiet: false), log: log)
+    let recorder = HistoryRecorder(log: OutcomeLog(path: "/nonexistent/log.jsonl"), terminal: nil)
+    let sinks = child.sinks(terminal: Terminal(quiet: false), recorder: recorder)
     #expect(sinks.count == 1)
-    #expect((sinks.first as? OutcomeLog)?.path == log.path)
+    #expect((sinks.first as? HistoryRecorder) === recorder)
   }
 
-  @Test func theForegroundReportsWhereTheOptionsSay() throws {
+  @Test func theForegroundReportsWhereTheOptionsSayAndToTheHistory() throws {
     let both = try Announce.parse(["--json", "--verbose", "Saved"])
-    let sinks = both.sinks(terminal: Terminal(quiet: false), log: nil)
-    #expect(sinks.count == 2)
+    let recorder = HistoryRecorder(log: OutcomeLog(path: "/nonexistent/log.jsonl"), terminal: nil)
+    let sinks = both.sinks(terminal: Terminal(quiet: false), recorder: recorder)
+    #expect(sinks.count == 3)
     #expect(sinks.first is JSONEventStream)
-    #expect(sinks.last is VerboseLines)
-    #expect(try Announce.parse(["Saved"]).sinks(terminal: Terminal(quiet: false), log: nil).isEmpty)
+    #expect(sinks[1] is VerboseLines)
+    #expect(sinks.last is HistoryRecorder)
+    #expect(try Announce.parse(["Saved"]).sinks(terminal: Terminal(quiet: false), recorder: nil).isEmpty)
   }
 }
 

@@ -87,13 +87,13 @@ struct Announce: AsyncParsableCommand {
     "announce --list-voices -o \(module)"
   }
 
-  /// Where events go: the outcome log in the background half of `--detach`, otherwise
-  /// the JSON stream and the verbose lines, as asked.
-  func sinks(terminal: Terminal, log: OutcomeLog?) -> [any EventSink] {
-    if let log { return [log] }
+  /// Where events go: the JSON stream and the verbose lines, as asked, and the history
+  /// unless it is turned off (`recorder` is `nil`).
+  func sinks(terminal: Terminal, recorder: HistoryRecorder?) -> [any EventSink] {
     var sinks: [any EventSink] = []
     if output.json { sinks.append(JSONEventStream(terminal: terminal)) }
     if output.verbose { sinks.append(VerboseLines(terminal: terminal)) }
+    if let recorder { sinks.append(recorder) }
     return sinks
   }
 

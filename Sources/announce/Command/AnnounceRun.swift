@@ -43,7 +43,9 @@ struct AnnounceRun {
 
   init(_ request: Announce) {
     self.request = request
-    log = request.detach.isChild ? OutcomeLog.forUser(environment: Announce.environment) : nil
+    log =
+      request.detach.isChild && HistorySwitch.records(request)
+      ? OutcomeLog.forUser(environment: Announce.environment) : nil
     terminal = Terminal(quiet: request.output.quiet, log: log)
     recorder = HistoryRecorder.forRun(request, terminal: terminal)
   }
@@ -125,7 +127,7 @@ struct AnnounceRun {
     }
     let session = AnnounceSession(
       announcer: announcer, defaults: request.announcement(text: ""), catalog: catalog,
-      sinks: request.sinks(terminal: terminal, log: nil) + (recorder.map { [$0] } ?? []),
+      sinks: request.sinks(terminal: terminal, recorder: recorder),
       terminal: terminal)
     let (endings, ending) = AsyncStream.makeStream(of: RunResult.self, bufferingPolicy: .bufferingOldest(1))
     let signals = SignalTrap { signal in

@@ -15,7 +15,9 @@ extension AnnounceRun {
     }
     // The child has no standard error, so a log it cannot write is said here, and the
     // delivery goes on without it.
-    if let problem = OutcomeLog.forUser(environment: Announce.environment).problem() {
+    if HistorySwitch.records(request),
+      let problem = OutcomeLog.forUser(environment: Announce.environment).problem()
+    {
       terminal.error(problem)
     }
     do {

@@ -38,9 +38,7 @@ final class HistoryRecorder: EventSink {
   /// The recorder of `request`'s run, or `nil` when the user turned the history off.
   static func forRun(_ request: Announce, terminal: Terminal) -> HistoryRecorder? {
     let environment = Announce.environment
-    guard !request.output.noHistory, (try? HistorySwitch.isOn(environment: environment)) ?? true else {
-      return nil
-    }
+    guard HistorySwitch.records(request) else { return nil }
     return HistoryRecorder(
       log: OutcomeLog.forUser(environment: environment), replays: replaying,
       terminal: request.detach.isChild ? nil : terminal)
@@ -116,6 +114,12 @@ final class HistoryRecorder: EventSink {
 enum HistorySwitch {
   /// The variable that turns the history on or off.
   static let variable = "ANNOUNCE_HISTORY"
+
+  /// Whether `request`'s run records its outcomes: neither `--no-history` nor
+  /// `ANNOUNCE_HISTORY=off` (checked when the command was validated).
+  static func records(_ request: Announce) -> Bool {
+    !request.output.noHistory && (try? isOn(environment: Announce.environment)) ?? true
+  }
 
   /// Whether `environment` leaves the history on; throws a usage error for a value
   /// that is neither `on` nor `off`.

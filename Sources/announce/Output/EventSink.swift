@@ -1,7 +1,7 @@
 import AnnouncerCore
 
 /// Somewhere the command reports what happens, as the user asked: the JSON stream of
-/// `--json`, the plain lines of `--verbose`, or the ``OutcomeLog`` of a detached run.
+/// `--json`, the plain lines of `--verbose`, or the history (``HistoryRecorder``).
 ///
 /// Every sink takes the same values, so each one formats them itself and none reads
 /// another's text back.

@@ -2,15 +2,15 @@ import AnnouncerCore
 import FoundationEssentials
 import Glibc
 
-/// The log of what detached runs and the shell hook did: one JSON object per line, in
-/// the format of `--json`, with `at` (local time, ISO 8601) and `pid` added.
+/// The log of what every run did, the history: one JSON object per line, in the format
+/// of `--json`, with `at` (local time, ISO 8601) and `pid` added.
 ///
-/// Only outcomes are kept: `spoken`, `gave-up`, `merged` and `rejected` events, and an
-/// `error` line with a sentence when a run failed as a whole, such as when
-/// speech-dispatcher could not be reached. The file is rotated when a line would take
+/// Only outcomes are kept: the records of ``HistoryRecorder``, and an `error` line with a
+/// sentence when a background run failed as a whole, such as when speech-dispatcher
+/// could not be reached. The file is rotated when a line would take
 /// it past ``bound`` bytes: it becomes `log.jsonl.1`, replacing the one before.
 /// Writers in several processes take turns through a lock file beside the log.
-struct OutcomeLog: EventSink {
+struct OutcomeLog: Sendable {
   /// One mebibyte.
   static let defaultBound = 1 << 20
   /// The log file.
@@ -47,28 +47,6 @@ struct OutcomeLog: EventSink {
 
   /// The path of the rotated, older log.
   var olderPath: String { path + ".1" }
-
-  /// Appends `event` if it says how an announcement ended: `spoken`, `gave-up` or `merged`.
-  func record(_ event: AnnouncerEvent) { record(event, at: Date(), pid: getpid()) }
-
-  /// Appends `event`, stamped with `date` and `pid`, if it says how an announcement ended.
-  func record(_ event: AnnouncerEvent, at date: Date, pid: Int32) {
-    switch event.kind {
-    case .spoken, .gaveUp, .merged:
-      append(Self.stamped(EventJSON.line(for: event), at: date, pid: pid))
-    case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,
-      .waitingForTurn:
-      return
-    }
-  }
-
-  /// Appends a `rejected` line for an input line that could not become an announcement.
-  func rejected(line: Int, input: String, reason: String, time: Duration) {
-    append(
-      Self.stamped(
-        EventJSON.rejected(lineNumber: line, input: input, reason: reason, time: time),
-        at: Date(), pid: getpid()))
-  }
 
   /// Appends an `error` line with `sentence`, for a run that failed as a whole.
   func record(error sentence: String, status: Int32, at date: Date = Date(), pid: Int32 = getpid()) {
