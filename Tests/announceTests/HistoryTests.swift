@@ -103,6 +103,12 @@ import Testing
     #expect(history.toReplay(last: false, isRunning: { _ in false }).map(\.text) == ["A", "D"])
   }
 
+  @Test func aReplaySpeaksTheNewestOfManyMissedOldestFirst() {
+    let history = History(lines: (1...30).map { outcome("k\($0)", heard: false) })
+    #expect(
+      history.toReplay(last: false, limit: 3, isRunning: { _ in false }).map(\.key) == ["k28", "k29", "k30"])
+  }
+
   @Test func aReplayIsNeverItselfReplayedAndLastReplaysTheOriginal() {
     let history = History(lines: [
       outcome("a", heard: false, text: "A"), outcome("r", heard: false, replays: "a"),

@@ -61,10 +61,10 @@ struct History {
     records.last { $0.event == HistoryRecord.claimEvent }?.seconds
   }
 
-  /// What `announce replay` speaks again: every missed announcement that no running
-  /// replay has claimed, oldest first; with `last`, the last announcement whatever its
-  /// outcome, as its original was recorded.
-  func toReplay(last: Bool, isRunning: (Int32) -> Bool) -> [HistoryRecord] {
+  /// What `announce replay` speaks again: the newest `limit` missed announcements that
+  /// no running replay has claimed, oldest first; with `last`, the last announcement
+  /// whatever its outcome, as its original was recorded.
+  func toReplay(last: Bool, limit: Int = .max, isRunning: (Int32) -> Bool) -> [HistoryRecord] {
     if last {
       guard let newest = outcomes.last(where: { $0.announcementKey != nil }) else { return [] }
       let key = newest.announcementKey
@@ -75,7 +75,7 @@ struct History {
       return [record]
     }
     let claimed = claimedKeys(isRunning: isRunning)
-    return missed.filter { !claimed.contains($0.key ?? "") }
+    return Array(missed.filter { !claimed.contains($0.key ?? "") }.suffix(limit))
   }
 
   /// Whether the process `pid` still runs (or runs as another user).
@@ -92,11 +92,11 @@ struct History {
 
   /// Reads `log` and claims what a replay speaks, under the log's lock, so that two
   /// replays at once never speak the same announcement; the history as read, and the
-  /// records claimed. `nil` when the lock could not be had within a second.
-  static func claim(in log: OutcomeLog, last: Bool) -> (History, [HistoryRecord])? {
+  /// records claimed, at most `limit`. `nil` when the lock could not be had within a second.
+  static func claim(in log: OutcomeLog, last: Bool, limit: Int = .max) -> (History, [HistoryRecord])? {
     log.whileLocked {
       let history = History(log: log)
-      let chosen = history.toReplay(last: last, isRunning: isRunning)
+      let chosen = history.toReplay(last: last, limit: limit, isRunning: isRunning)
       if !chosen.isEmpty {
         _ = log.appendHoldingLock(claimLine(keys: chosen.compactMap(\.key)))
       }

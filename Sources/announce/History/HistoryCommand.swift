@@ -53,7 +53,7 @@ struct HistoryCommand: ParsableCommand {
     for line in lines.reversed() {
       guard chosen.count < count, let record = HistoryRecord.parse(line), record.isOutcome else { continue }
       if missed, !missedKeys.contains(record.key ?? "") || record.replays != nil { continue }
-      if let oldest, (record.seconds ?? 0) < oldest { break }
+      if let oldest, (record.seconds ?? 0) < oldest { continue }
       chosen.append((line, record))
     }
     let terminal = Terminal(quiet: false)

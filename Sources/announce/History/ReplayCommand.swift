@@ -22,6 +22,12 @@ struct ReplayCommand: AsyncParsableCommand {
   @Flag(help: "Speak the last announcement again, whatever its outcome.")
   var last = false
 
+  @Option(
+    name: .customShort("n"),
+    help: ArgumentHelp(
+      "Speak at most this many, the newest of those missed (default: 20).", valueName: "count"))
+  var count = 20
+
   @Flag(help: "Speak the sentence said when there is nothing to replay, as well as print it.")
   var aloud = false
 
@@ -29,6 +35,9 @@ struct ReplayCommand: AsyncParsableCommand {
   var quiet = false
 
   func validate() throws {
+    guard count > 0 else {
+      throw ValidationError("-n must be a whole number above 0, such as 20, not \(count).")
+    }
     guard try HistorySwitch.isOn(environment: Announce.environment) else {
       throw ValidationError(
         "\(HistorySwitch.variable)=off keeps no history, so there is nothing to replay; unset it to replay.")
@@ -45,7 +54,7 @@ struct ReplayCommand: AsyncParsableCommand {
   private func replay() async -> Int32 {
     let log = OutcomeLog.forUser(environment: Announce.environment)
     let terminal = Terminal(quiet: quiet)
-    guard let (history, chosen) = History.claim(in: log, last: last) else {
+    guard let (history, chosen) = History.claim(in: log, last: last, limit: count) else {
       terminal.error(
         log.problem()
           ?? "The outcome log \(log.path) stayed busy for over a second, so nothing was replayed; try again.")
@@ -62,6 +71,12 @@ struct ReplayCommand: AsyncParsableCommand {
         return ExitStatus.of(await AnnounceRun(command).result())
       }
       return ExitStatus.success
+    }
+    let waiting = history.toReplay(last: last, isRunning: History.isRunning).count
+    if !last, waiting > chosen.count {
+      terminal.error(
+        "Replaying the newest \(chosen.count) of \(waiting) missed announcements; "
+          + "announce replay again speaks the older ones, and announce history --missed lists them.")
     }
     var statuses: [Int32] = []
     for record in chosen {
