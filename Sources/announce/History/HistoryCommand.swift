@@ -18,7 +18,7 @@ struct HistoryCommand: ParsableCommand {
   /// The subcommand's name, as the first argument.
   static let name = "history"
 
-  @Option(name: .customShort("n"), help: ArgumentHelp("How many to list (default: 10).", valueName: "count"))
+  @Option(name: .customShort("n"), help: ArgumentHelp("How many to list.", valueName: "count"))
   var count: Int = 10
 
   @Flag(help: "Only the announcements not heard, and not heard since on a replay.")

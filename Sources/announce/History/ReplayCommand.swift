@@ -25,7 +25,7 @@ struct ReplayCommand: AsyncParsableCommand {
   @Option(
     name: .customShort("n"),
     help: ArgumentHelp(
-      "Speak at most this many, the newest of those missed (default: 20).", valueName: "count"))
+      "Speak at most this many, the newest of those missed.", valueName: "count"))
   var count = 20
 
   @Flag(help: "Speak the sentence said when there is nothing to replay, as well as print it.")
