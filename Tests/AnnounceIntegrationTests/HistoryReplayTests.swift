@@ -86,6 +86,27 @@ extension SpeakingTests {
           + "logged; make \(file)/announce writable, or set XDG_STATE_HOME to a directory that is.\n")
     }
 
+    @Test func twoReplaysAtOnceSpeakEachMissedAnnouncementOnce() throws {
+      let state = freshState()
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      try FileManager.default.createDirectory(atPath: state + "/announce", withIntermediateDirectories: true)
+      let missed = (1...3).map { index in
+        #"{"event":"gave-up","id":1,"text":"Missed number \#(index)","attempt":1,"time":2.0,"reason":"no-retry","key":"seed-\#(index)","priority":"text","at":"2026-01-01T00:00:00.000Z","pid":1}"#
+      }
+      try (missed.joined(separator: "\n") + "\n").write(
+        toFile: state + "/announce/log.jsonl", atomically: false, encoding: .utf8)
+      let environment = stack.clientEnvironment(["XDG_STATE_HOME": state, "ANNOUNCE_RATE": "100"])
+      let first = try Running(Command.announce, ["replay"], environment: environment)
+      let second = try Running(Command.announce, ["replay"], environment: environment)
+      let results = [first.wait(), second.wait()]
+      #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.standardError))")
+      let log = try String(contentsOfFile: state + "/announce/log.jsonl", encoding: .utf8)
+      let replays = log.split(separator: "\n").compactMap { line in
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["replays"] as? String
+      }
+      #expect(replays.sorted() == ["seed-1", "seed-2", "seed-3"], "\(log)")
+    }
+
     /// bash always; zsh and fish where they are installed.
     static let installedShells = ShellSession.Shell.allCases.filter { $0 == .bash || $0.path != nil }
 
