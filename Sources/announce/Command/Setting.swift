@@ -46,6 +46,13 @@ extension ValueRule<Int> {
 
   /// A speech-dispatcher level: rate, pitch, pitch range, volume.
   static let level = wholeNumber(in: VoiceOptions.levelRange, example: 50)
+
+  /// A process ID: Linux gives none above 4194304 (`PID_MAX_LIMIT`, the highest value
+  /// `/proc/sys/kernel/pid_max` takes). The help names no range, which says nothing a
+  /// person needs.
+  static let processID = ValueRule(
+    description: "a process ID, a whole number from 1 to 4194304", example: "1234",
+    parse: { Int($0) }, fromJSON: \.wholeNumber, accepts: { (1...4_194_304).contains($0) }, isNumeric: true)
 }
 
 extension ValueRule<String> {
