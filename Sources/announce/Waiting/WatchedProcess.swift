@@ -77,9 +77,9 @@ final class WatchedProcess: Sendable {
     case ESRCH:
       RunFailure(
         "There is no process \(pid); find the right ID with pgrep or ps.", status: ExitStatus.usage)
-    case EINVAL:
-      // pidfd_open(2) takes the ID of a process, the leader of its threads, and
-      // refuses the ID of any other thread.
+    case EINVAL, ENOENT:
+      // pidfd_open(2) takes the ID of a process, the leader of its threads, and refuses
+      // the ID of any other thread: with EINVAL up to Linux 6.8, ENOENT since 6.9.
       RunFailure(
         "\(pid) is the ID of a thread, not of a process; give the ID of its process, which ps -o tgid= -p \(pid) prints.",
         status: ExitStatus.usage)
