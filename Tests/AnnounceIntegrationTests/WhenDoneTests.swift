@@ -182,4 +182,12 @@ extension SpeakingTests.Detached {
     #expect(result.status == 64, "\(result.standardError)")
     #expect(result.standardError.contains("cannot wait for its own end"), "\(result.standardError)")
   }
+
+  @Test(arguments: ["bash", "zsh", "fish"])
+  func theCompletionOffersTheIDsOfTheUsersProcesses(shell: String) throws {
+    let result = try Command.run(Command.announce, ["--generate-completion-script", shell])
+    #expect(result.status == 0)
+    #expect(result.standardOutput.contains("when-done"))
+    #expect(result.standardOutput.contains(#"ps -o pid= -u "$(id -u)""#))
+  }
 }

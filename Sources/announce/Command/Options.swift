@@ -69,7 +69,7 @@ enum Settings {
     option: "when-done", valueName: "pid",
     summary:
       "Wait until process PID ends, then speak TEXT, or by default a sentence naming the process and how long it ran",
-    rule: .processID)
+    rule: .processID, completion: .shellCommand("ps -o pid= -u \"$(id -u)\""))
 
   static let rate = Setting<Int>(
     option: "rate", short: "r", valueName: "rate", summary: "Speaking rate", rule: .level,
