@@ -131,6 +131,63 @@ extension SpeakingTests.Detached {
   }
 }
 
+extension SpeakingTests.Detached {
+  /// The background process of `--detach --when-done` for `pid`, found by its arguments.
+  func detachedWaiter(for pid: pid_t) -> pid_t? {
+    let wanted = ["--detached-child", "--when-done", "\(pid)"]
+    let deadline = Date().addingTimeInterval(10)
+    repeat {
+      for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        guard let candidate = pid_t(entry),
+          let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+        else { continue }
+        let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        if arguments.count >= 4, Array(arguments[1...3]) == wanted { return candidate }
+      }
+      Thread.sleep(forTimeInterval: 0.02)
+    } while Date() < deadline
+    return nil
+  }
+
+  /// Whether process `pid` catches `signal`, from its `SigCgt` mask, once it does or after 10 seconds.
+  func catches(_ signal: Int32, _ pid: pid_t) -> Bool {
+    let deadline = Date().addingTimeInterval(10)
+    repeat {
+      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+      let line = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") } ?? ""
+      if let mask = UInt64(line.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16),
+        mask & (1 << UInt64(signal - 1)) != 0
+      {
+        return true
+      }
+      Thread.sleep(forTimeInterval: 0.02)
+    } while Date() < deadline
+    return false
+  }
+
+  @Test func aDetachedWaitEndedBySIGTERMLogsOneErrorAndSpeaksNothing() throws {
+    let state = detachState()
+    defer { try? FileManager.default.removeItem(atPath: state.directory) }
+    let sleeper = try Sleeper(seconds: 60)
+    defer {
+      sleeper.kill()
+      sleeper.waitUntilEnded()
+    }
+    let result = try Command.run(
+      Command.announce, ["--detach", "--when-done", "\(sleeper.pid)"], environment: state.environment)
+    #expect(result.status == 0, "\(result.standardError)")
+    let waiter = try #require(detachedWaiter(for: sleeper.pid), "no background process waits")
+    // Its trap catches SIGTERM, through Dispatch's handler; before that SIGTERM would
+    // kill it unlogged.
+    #expect(catches(SIGTERM, waiter), "the background process never took over SIGTERM")
+    kill(waiter, SIGTERM)
+    let entries = logEntries(at: state.log, waitingFor: 1, of: "error")
+    #expect(entries.count == 1, "\(entries)")
+    #expect(entries.first?["status"] as? Int == 143)
+    #expect((entries.first?["text"] as? String)?.hasSuffix("because of SIGTERM; nothing was spoken.") == true)
+  }
+}
+
 /// `--when-done` errors that are reported before anything connects or waits.
 @Suite struct WhenDoneCommandTests {
   /// A PID that no process can have: Linux gives PIDs below `pid_max` only.
