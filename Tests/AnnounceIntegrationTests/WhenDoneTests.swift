@@ -16,11 +16,8 @@ struct Sleeper {
     return waitpid(pid, &status, WNOHANG) != 0
   }
 
-  /// Waits until it has ended, at most 30 seconds.
-  func waitUntilEnded() {
-    let deadline = Date().addingTimeInterval(30)
-    while !hasEnded() && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-  }
+  /// Waits until it has ended, at most 10 seconds.
+  func waitUntilEnded() { _ = eventually { hasEnded() ? true : nil } }
 
   func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
 }
@@ -131,38 +128,37 @@ extension SpeakingTests.Detached {
   }
 }
 
+/// `found()` once it finds something, checked every 20 ms for at most 10 seconds.
+func eventually<T>(_ found: () -> T?) -> T? {
+  let deadline = Date().addingTimeInterval(10)
+  while Date() < deadline {
+    if let result = found() { return result }
+    Thread.sleep(forTimeInterval: 0.02)
+  }
+  return nil
+}
+
 extension SpeakingTests.Detached {
   /// The background process of `--detach --when-done` for `pid`, found by its arguments.
   func detachedWaiter(for pid: pid_t) -> pid_t? {
     let wanted = ["--detached-child", "--when-done", "\(pid)"]
-    let deadline = Date().addingTimeInterval(10)
-    repeat {
-      for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-        guard let candidate = pid_t(entry),
-          let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
-        else { continue }
+    return eventually {
+      ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).first { entry in
+        let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") ?? Data()
         let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-        if arguments.count >= 4, Array(arguments[1...3]) == wanted { return candidate }
-      }
-      Thread.sleep(forTimeInterval: 0.02)
-    } while Date() < deadline
-    return nil
+        return arguments.count >= 4 && Array(arguments[1...3]) == wanted
+      }.flatMap { pid_t($0) }
+    }
   }
 
   /// Whether process `pid` catches `signal`, from its `SigCgt` mask, once it does or after 10 seconds.
   func catches(_ signal: Int32, _ pid: pid_t) -> Bool {
-    let deadline = Date().addingTimeInterval(10)
-    repeat {
+    eventually { () -> Bool? in
       let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
       let line = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") } ?? ""
-      if let mask = UInt64(line.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16),
-        mask & (1 << UInt64(signal - 1)) != 0
-      {
-        return true
-      }
-      Thread.sleep(forTimeInterval: 0.02)
-    } while Date() < deadline
-    return false
+      let mask = UInt64(line.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) ?? 0
+      return mask & (1 << UInt64(signal - 1)) != 0 ? true : nil
+    } ?? false
   }
 
   @Test func aDetachedWaitEndedBySIGTERMLogsOneErrorAndSpeaksNothing() throws {
