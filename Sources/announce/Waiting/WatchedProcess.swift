@@ -8,8 +8,9 @@ import Glibc
 /// The pidfd refers to the process it was opened for and to no other: once the process
 /// has ended and been reaped, its number may go to a new process, and the pidfd still
 /// reports the old one's end. So a reused PID can never make announce wait for the
-/// wrong process. The process need not be announce's child; for the same reason,
-/// Linux tells nobody but its parent how it ended, and announce never guesses.
+/// wrong process. The process need not be announce's child, and as it is not, its exit
+/// status is not known: Linux tells only the parent (waitpid(2)), and announce never
+/// guesses. Its name and start are read from `/proc` once the pidfd holds it.
 final class WatchedProcess: Sendable {
   /// The process ID the user gave.
   let pid: pid_t
@@ -24,11 +25,13 @@ final class WatchedProcess: Sendable {
   /// it waits for the very process the parent checked.
   static let inheritedDescriptor: Int32 = 3
 
-  private init(pid: pid_t, descriptor: Int32) {
+  /// - Parameter reaped: whether the process is known to be gone from `/proc`, where
+  ///   its number may then name another process.
+  private init(pid: pid_t, descriptor: Int32, reaped: Bool = false) {
     self.pid = pid
     self.descriptor = descriptor
-    name = Self.name(of: pid)
-    started = Self.startTime(of: pid)
+    name = reaped ? nil : Self.name(of: pid)
+    started = reaped ? nil : Self.startTime(of: pid)
   }
 
   deinit { close(descriptor) }
@@ -68,7 +71,7 @@ final class WatchedProcess: Sendable {
       let number = Int32(line.dropFirst(4).trimmingWhiteSpace), number == pid || number == -1
     else { return nil }
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    return WatchedProcess(pid: pid, descriptor: descriptor)
+    return WatchedProcess(pid: pid, descriptor: descriptor, reaped: number == -1)
   }
 
   /// The sentence for a pidfd_open(2) that failed with `code`.
