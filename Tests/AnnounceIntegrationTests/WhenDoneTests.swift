@@ -83,6 +83,24 @@ extension SpeakingTests {
       #expect(spokenTexts(result.standardOutput) == ["Backup finished"])
     }
 
+    /// The wait's signal trap and the speech's are two in one process; the second must
+    /// take the signals over as the first did.
+    @Test(arguments: [(SIGHUP, Int32(129)), (SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func aSignalWhileSpeakingAfterTheWaitCancelsTheSpeechAndExitsWithItsStatus(
+      signal: Int32, status: Int32
+    ) throws {
+      let sleeper = try Sleeper(seconds: 1)
+      let running = try startAnnounce(["--json", "--when-done", "\(sleeper.pid)", Self.long])
+      sleeper.waitUntilEnded()
+      #expect(running.waitForOutput(containing: "\"event\":\"begin\"", timeout: 20))
+      Thread.sleep(forTimeInterval: 0.5)
+      running.send(signal)
+      let result = running.wait(timeout: 10)
+      #expect(result.status == status, "\(result.standardError)")
+      #expect(result.standardOutput.contains("\"reason\":\"cancelled\""), "\(result.standardOutput)")
+      #expect(result.seconds < 12)
+    }
+
     @Test(arguments: [(SIGHUP, Int32(129)), (SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func aSignalDuringTheWaitExitsWithItsStatusAndNothingIsSpoken(signal: Int32, status: Int32) throws {
       let sleeper = try Sleeper(seconds: 60)

@@ -56,9 +56,8 @@ extension AnnounceRun {
         status: signal.exitStatus)
       return .interrupted(signal)
     case .ended(let time):
-      // The trap leaves the signals ignored; until the announcement's own trap takes
-      // them over they have their default action again, as before any run connects.
-      for signal in HandledSignal.allCases { Glibc.signal(signal.number, SIG_DFL) }
+      // The signals stay with libdispatch's handler, which the announcement's own trap
+      // goes on using (see SignalTrap).
       var speaking = request
       speaking.announcerOptions.whenDone = nil
       if speaking.texts.isEmpty { speaking.texts = [process.sentence(endedAt: time)] }
