@@ -48,8 +48,27 @@
 ///   ``AnnouncerTiming/beginBound``: if the channel is busy, it keeps waiting
 ///   its turn until the window closes; if it is quiet, the message was lost
 ///   and counts as interrupted.
+///
+/// Anything speech-dispatcher sends is taken as it comes: events for other
+/// messages, late, repeated or out of order, are ignored or held back. The
+/// driver's own inputs are not: a turn granted that was not asked for, or an
+/// answer for a submission that was never asked for, is a bug in the driver and
+/// stops the program (`preconditionFailure("Internal inconsistency …")`, as
+/// swift-async-algorithms' `DebounceStateMachine` does) rather than going on with
+/// a state nobody can reason about.
 struct AnnouncementStateMachine {
   /// What the driver must do next.
+  ///
+  /// The driver performs the actions of one input in the order they are returned,
+  /// and the order is part of the contract:
+  /// - a `report` comes before the `submit` it announces (`attempt` before the
+  ///   attempt is sent), so that observers see it before that message's events;
+  /// - `cancelSpeech` comes before anything else that finishes or retries, so our
+  ///   speech is cancelled before the backend sends the next message (its operations
+  ///   run in order), which a later cancel would cut off;
+  /// - `releaseTurn` comes after `cancelSpeech` and before `finish`, so another
+  ///   announcer gets the turn only once our speech is stopped;
+  /// - `finish` is the last action of all; nothing follows it, ever.
   enum Action: Equatable {
     /// Send `request` as submission `serial`, then report its id or failure.
     case submit(SpeechRequest, serial: Int)
@@ -194,19 +213,33 @@ struct AnnouncementStateMachine {
     return askForTurn()
   }
 
-  /// The speaking turn is ours: the part's first attempt goes out.
+  /// The speaking turn asked for with ``Action/takeTurn`` is ours: the part's first
+  /// attempt goes out. The driver grants only a turn that is asked for and not yet
+  /// given back; anything else is an internal inconsistency.
   mutating func turnTaken(now: Duration) -> [Action] {
-    guard state == .waitingForTurn else { return [] }
+    guard state == .waitingForTurn else {
+      preconditionFailure("Internal inconsistency: the turn was granted in state \(state), not asked for")
+    }
     return sendAttempt(now: now)
   }
 
-  /// The turn is not free yet: another announcer is speaking.
+  /// The turn asked for with ``Action/takeTurn`` is not free yet: another announcer is
+  /// speaking. The driver says so only right after it was asked.
   mutating func turnBusy(now: Duration) -> [Action] {
-    state == .waitingForTurn ? [.report(.waitingForTurn)] : []
+    guard state == .waitingForTurn else {
+      preconditionFailure("Internal inconsistency: the turn was found busy in state \(state), not asked for")
+    }
+    return [.report(.waitingForTurn)]
   }
 
   /// Submission `serial` was given message id `id`.
+  ///
+  /// An answer for a submission sent earlier that no longer matters (a probe whose
+  /// question was settled otherwise) is ignored; one for a submission never asked for,
+  /// or answered twice, is an internal inconsistency.
   mutating func submissionAccepted(serial: Int, id: MessageID, now: Duration) -> [Action] {
+    precondition(
+      wasAskedFor(serial: serial), "Internal inconsistency: submission \(serial) was never asked for")
     switch state {
     case .attempting(var attempt):
       if let early = attempt.message.accept(serial: serial, id: id) {
@@ -233,6 +266,8 @@ struct AnnouncementStateMachine {
 
   /// Submission `serial` could not be sent: the connection is gone.
   mutating func submissionFailed(serial: Int, now: Duration) -> [Action] {
+    precondition(
+      wasAskedFor(serial: serial), "Internal inconsistency: submission \(serial) was never asked for")
     guard isOurs(serial: serial) else { return [] }
     return connectionLost(now: now)
   }
@@ -508,6 +543,11 @@ struct AnnouncementStateMachine {
   private mutating func makeProbe(now: Duration) -> (QuietProbe, Int) {
     let serial = takeSerial()
     return (QuietProbe(serial: serial, sentAt: now, answerBy: now + timing.probeAnswerBound), serial)
+  }
+
+  /// Whether submission `serial` was ever asked for with a `submit` action.
+  private func wasAskedFor(serial: Int) -> Bool {
+    serial >= 1 && serial <= nextSerial
   }
 
   private func isOurs(serial: Int) -> Bool {

@@ -140,19 +140,46 @@ import Testing
     var m = AnnouncementStateMachine(Announcement("Saved"), timing: timing)
     _ = m.start(now: .zero)
     #expect(m.cancel(now: .seconds(1)) == [.releaseTurn, .finish(.gaveUp(.cancelled))])
-    #expect(m.turnTaken(now: .seconds(2)) == [])
+    #expect(m.deadline == nil)
   }
 
-  @Test func aLateGrantOrBusyAnswerIsIgnored() throws {
-    var m = AnnouncementStateMachine(Announcement("Saved"), timing: timing)
-    _ = m.start(now: .zero)
-    let first = try #require(submitted(m.turnTaken(now: .zero)))
-    #expect(m.turnTaken(now: .zero) == [])
-    #expect(m.turnBusy(now: .zero) == [])
-    _ = m.submissionAccepted(serial: first.serial, id: 7, now: .zero)
-    #expect(
-      m.handle(.ended(7), now: .seconds(1))
-        == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(1)))])
+  // The driver grants only a turn that was asked for and not given back: anything else
+  // is a bug of its own, and stops the program instead of going on in a state nobody
+  // can reason about.
+
+  @Test func aTurnGrantedTwiceStopsTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      var m = AnnouncementStateMachine(Announcement("Saved"), timing: AnnouncerTiming())
+      _ = m.start(now: .zero)
+      _ = m.turnTaken(now: .zero)
+      _ = m.turnTaken(now: .zero)
+    }
+  }
+
+  @Test func aTurnGrantedAfterItWasGivenBackStopsTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      var m = AnnouncementStateMachine(Announcement("Saved"), timing: AnnouncerTiming())
+      _ = m.start(now: .zero)
+      _ = m.cancel(now: .seconds(1))
+      _ = m.turnTaken(now: .seconds(2))
+    }
+  }
+
+  @Test func aBusyTurnThatWasNotAskedForStopsTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      var m = AnnouncementStateMachine(Announcement("Saved"), timing: AnnouncerTiming())
+      _ = m.start(now: .zero)
+      _ = m.turnTaken(now: .zero)
+      _ = m.turnBusy(now: .zero)
+    }
+  }
+
+  @Test func aTurnGrantedToAnAnnouncementNotInFlightStopsTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      var queue = AnnouncementQueue()
+      _ = queue.enqueue(Announcement("Saved"), id: AnnouncementID(1), now: .zero)
+      _ = queue.turnTaken(AnnouncementID(2), now: .zero)
+    }
   }
 
   @Test func theDelayComesBeforeTheTurn() {

@@ -607,7 +607,6 @@ import Testing
   @Test func aFailedSendWaitsForTheConnectionWithinTheWindow() {
     var m = machine()
     let serial = submittedSerial(started(&m))
-    #expect(m.submissionFailed(serial: serial + 1, now: .zero) == [])
     #expect(m.submissionFailed(serial: serial, now: .zero) == [.report(.waitingForConnection)])
     #expect(m.tick(now: .seconds(3)) == [.releaseTurn, .finish(.gaveUp(.disconnected))])
   }
