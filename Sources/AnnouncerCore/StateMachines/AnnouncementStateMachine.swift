@@ -23,8 +23,12 @@
 ///   index mark, our final mark was among them. CANCEL, or END without our
 ///   final mark, is an interruption.
 /// - After an interruption, quiet probes are sent until the channel is
-///   quiet; only then is the next attempt sent, so a retry never cuts off
-///   the speech that interrupted it.
+///   quiet, and it must stay quiet over ``AnnouncerTiming/settleWindow``: the
+///   first probe that finds it quiet is followed by a second one that long
+///   after, and only when that one finds it quiet too is the next attempt sent.
+///   So a retry never cuts off the speech that interrupted it, nor starts in the
+///   short silence a screen reader leaves between cancelling its own speech and
+///   saying the next thing.
 /// - An attempt that began is watched by evidence of progress, never by a
 ///   guess from its length: while neither END nor CANCEL has come, a quiet
 ///   probe is sent every ``AnnouncerTiming/progressCheckInterval`` after the
@@ -102,6 +106,9 @@ struct AnnouncementStateMachine {
     var probe: QuietProbe?
     var nextProbeAt: Duration
     var interval: Duration
+    /// When a probe last found the channel quiet, with no busy one since: the settle
+    /// window runs from then; `nil` while no probe has found it quiet yet.
+    var quietSince: Duration? = nil
   }
 
   private enum State: Equatable {
@@ -487,9 +494,19 @@ struct AnnouncementStateMachine {
     switch verdict {
     case .quiet:
       if let windowEnd, now >= windowEnd { return finish(.gaveUp(.interruptedOutOfTime)) }
+      if wait.quietSince == nil, timing.settleWindow > .zero {
+        // Quiet now, but perhaps only in the gap between two messages of the same
+        // speaker: ask again once the settle window has passed.
+        wait.quietSince = now
+        wait.probe = nil
+        wait.nextProbeAt = now + timing.settleWindow
+        state = .waitingForQuiet(wait)
+        return []
+      }
       return sendAttempt(now: now)
     case .busy:
       wait.probe = nil
+      wait.quietSince = nil
       wait.nextProbeAt = now + wait.interval
       wait.interval = min(wait.interval + .milliseconds(25), timing.longestProbeInterval)
       state = .waitingForQuiet(wait)

@@ -109,7 +109,12 @@ import Testing
     #expect(interrupted.contains(.report(.waitingForQuiet)))
     let probe = try #require(probeSerial(interrupted))
     _ = m.submissionAccepted(serial: probe, id: 9, now: .seconds(11))
-    let retry = try #require(submitted(m.handle(.ended(9), now: .seconds(11))))
+    #expect(m.handle(.ended(9), now: .seconds(11)) == [])
+    // Still quiet once the settle window has passed.
+    let settled = Duration.seconds(11) + timing.settleWindow
+    let secondProbe = try #require(probeSerial(m.tick(now: settled)))
+    _ = m.submissionAccepted(serial: secondProbe, id: 10, now: settled)
+    let retry = try #require(submitted(m.handle(.ended(10), now: settled)))
     #expect(retry.text == second.text)
     #expect(m.attemptsOfPart == 2)
   }

@@ -68,9 +68,14 @@ import Testing
     let (_, probe) = submissions(actions)[1]
     actions += queue.submissionAccepted(probe, messageID: 6, now: .milliseconds(101))
     actions += queue.handle(.ended(6), now: .milliseconds(120))
-    let (_, retry) = submissions(actions)[2]
-    actions += queue.submissionAccepted(retry, messageID: 7, now: .milliseconds(121))
-    actions += queue.handle(.began(7), now: .milliseconds(125))
+    // Quiet; and still quiet once the settle window has passed.
+    actions += queue.tick(now: .milliseconds(190))
+    let (_, settled) = submissions(actions)[2]
+    actions += queue.submissionAccepted(settled, messageID: 16, now: .milliseconds(190))
+    actions += queue.handle(.ended(16), now: .milliseconds(191))
+    let (_, retry) = submissions(actions)[3]
+    actions += queue.submissionAccepted(retry, messageID: 7, now: .milliseconds(191))
+    actions += queue.handle(.began(7), now: .milliseconds(195))
     actions += queue.handle(.indexMark(7, name: SpeechRequest.finalMarkName), now: .milliseconds(600))
     actions += queue.handle(.ended(7), now: .milliseconds(900))
     #expect(
