@@ -25,6 +25,12 @@ final class Interrupter: Sendable {
     return try await client.say(request)
   }
 
+  /// Cancels this client's own speech (`CANCEL self`), as a screen reader such as Orca does
+  /// before it says the next thing.
+  func cancelOwnSpeech() async {
+    await client.cancelAll()
+  }
+
   /// Sends announce's own quiet probe, as announce does while it waits for quiet, and
   /// returns its message id.
   func probe() async throws -> MessageID {
@@ -46,7 +52,8 @@ final class Interrupter: Sendable {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
       if let event = received.withLock({ $0.first(where: matches) }) { return event }
-      try? await Task.sleep(for: .milliseconds(10))
+      // Often enough to time a gap after an event within a few milliseconds.
+      try? await Task.sleep(for: .milliseconds(2))
     }
     return nil
   }
