@@ -152,10 +152,16 @@ import Testing
   // is a bug of its own, and stops the program instead of going on in a state nobody
   // can reason about.
 
+  /// An announcement that has asked for the turn, for the exit tests (which capture nothing).
+  static func waitingForTheTurn() -> AnnouncementStateMachine {
+    var m = AnnouncementStateMachine(Announcement("Saved"), timing: AnnouncerTiming())
+    _ = m.start(now: .zero)
+    return m
+  }
+
   @Test func aTurnGrantedTwiceStopsTheProgram() async {
     await #expect(processExitsWith: .failure) {
-      var m = AnnouncementStateMachine(Announcement("Saved"), timing: AnnouncerTiming())
-      _ = m.start(now: .zero)
+      var m = LongTextAndTurnTests.waitingForTheTurn()
       _ = m.turnTaken(now: .zero)
       _ = m.turnTaken(now: .zero)
     }
@@ -163,8 +169,7 @@ import Testing
 
   @Test func aTurnGrantedAfterItWasGivenBackStopsTheProgram() async {
     await #expect(processExitsWith: .failure) {
-      var m = AnnouncementStateMachine(Announcement("Saved"), timing: AnnouncerTiming())
-      _ = m.start(now: .zero)
+      var m = LongTextAndTurnTests.waitingForTheTurn()
       _ = m.cancel(now: .seconds(1))
       _ = m.turnTaken(now: .seconds(2))
     }
@@ -172,8 +177,7 @@ import Testing
 
   @Test func aBusyTurnThatWasNotAskedForStopsTheProgram() async {
     await #expect(processExitsWith: .failure) {
-      var m = AnnouncementStateMachine(Announcement("Saved"), timing: AnnouncerTiming())
-      _ = m.start(now: .zero)
+      var m = LongTextAndTurnTests.waitingForTheTurn()
       _ = m.turnTaken(now: .zero)
       _ = m.turnBusy(now: .zero)
     }

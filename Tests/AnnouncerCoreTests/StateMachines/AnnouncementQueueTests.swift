@@ -120,16 +120,23 @@ import Testing
     #expect(queue.isIdle)
   }
 
+  /// Queues `count` lines with retry window `timeout`; returns the first one's attempt.
+  func enqueueLines(
+    _ count: Int, timeout: Duration, into queue: inout TurnGrantingQueue
+  ) -> SubmissionID {
+    var actions: [Action] = []
+    for index in 1...count {
+      actions += queue.enqueue(
+        Announcement("line \(index)", retryTimeout: timeout), id: AnnouncementID(index), now: .zero)
+    }
+    return submissions(actions)[0].1
+  }
+
   /// A daemon killed for good: the first announcement waits out its window (0–2 s) for
   /// it, and the five behind it go at once with it, instead of one window each (12 s).
   @Test func aDaemonThatStaysAwayGivesUpEveryWaitingAnnouncementWhenTheWindowCloses() {
     var queue = TurnGrantingQueue(timing: AnnouncerTiming())
-    var actions: [Action] = []
-    for index in 1...6 {
-      actions += queue.enqueue(
-        Announcement("line \(index)", retryTimeout: .seconds(2)), id: AnnouncementID(index), now: .zero)
-    }
-    let (_, first) = submissions(actions)[0]
+    let first = enqueueLines(6, timeout: .seconds(2), into: &queue)
     _ = queue.submissionAccepted(first, messageID: 5, now: .zero)
     _ = queue.handle(.began(5), now: .zero)
     #expect(deliveries(queue.handle(.connectionLost, now: .seconds(1))).isEmpty)
@@ -152,12 +159,7 @@ import Testing
   /// and every one behind it is spoken, as before.
   @Test func aDaemonThatComesBackWithinTheWindowStillGetsEveryAnnouncementSpoken() {
     var queue = TurnGrantingQueue(timing: AnnouncerTiming())
-    var actions: [Action] = []
-    for index in 1...3 {
-      actions += queue.enqueue(
-        Announcement("line \(index)", retryTimeout: .seconds(2)), id: AnnouncementID(index), now: .zero)
-    }
-    let (_, first) = submissions(actions)[0]
+    let first = enqueueLines(3, timeout: .seconds(2), into: &queue)
     _ = queue.submissionAccepted(first, messageID: 5, now: .zero)
     _ = queue.handle(.connectionLost, now: .seconds(1))
     var now = Duration.milliseconds(1500)
@@ -186,12 +188,7 @@ import Testing
   /// With no window at all, a lost connection is a verdict at once, for all of them.
   @Test func aLostConnectionWithATimeoutOfZeroGivesUpEveryWaitingAnnouncementAtOnce() {
     var queue = TurnGrantingQueue(timing: AnnouncerTiming())
-    var actions: [Action] = []
-    for index in 1...3 {
-      actions += queue.enqueue(
-        Announcement("line \(index)", retryTimeout: .zero), id: AnnouncementID(index), now: .zero)
-    }
-    let (_, first) = submissions(actions)[0]
+    let first = enqueueLines(3, timeout: .zero, into: &queue)
     let lost = queue.submissionFailed(first, now: .zero)
     #expect(deliveries(lost).map(\.0.rawValue) == [1, 2, 3])
     #expect(deliveries(lost).allSatisfy { $0.1 == .gaveUp(.disconnected) })
