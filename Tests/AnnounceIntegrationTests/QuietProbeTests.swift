@@ -36,6 +36,8 @@ extension SpeakingTests {
       #expect(await speaker.waitUntilSpeaking(speaking))
       let probe = try await prober.probe()
       #expect(await prober.finalEvent(of: probe) == .cancelled(probe))
+      // Closing does not stop a message: it would cut off the next test's speech.
+      await speaker.cancelOwnSpeech()
       await speaker.close()
       await prober.close()
     }
