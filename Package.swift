@@ -20,6 +20,8 @@ let package = Package(
       pkgConfig: "speech-dispatcher",
       providers: [.apt(["libspeechd-dev"])]
     ),
+    // glibc's POSIX_SPAWN_SETSID, which Swift's Glibc module does not show.
+    .systemLibrary(name: "CSpawn"),
     .systemLibrary(
       name: "CLibXML2",
       pkgConfig: "libxml-2.0",
@@ -37,6 +39,7 @@ let package = Package(
       name: "announce",
       dependencies: [
         "AnnouncerCore",
+        "CSpawn",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

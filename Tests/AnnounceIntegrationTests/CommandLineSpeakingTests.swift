@@ -108,26 +108,6 @@ extension SpeakingTests {
       return recording.stop()
     }
 
-    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-    func aSignalCancelsOurSpeechAndExitsWithItsStatus(signal: Int32, status: Int32) throws {
-      let recording = try stack.record()
-      let running = try Running(
-        Command.announce, ["--verbose", Self.long], environment: stack.clientEnvironment())
-      #expect(running.waitForOutput(containing: "speaking"))
-      Thread.sleep(forTimeInterval: 0.7)
-      let signalled = Date()
-      running.send(signal)
-      let result = running.wait(timeout: 10)
-      Thread.sleep(forTimeInterval: 1.0)
-      let data = recording.stopKeepingData()
-      #expect(result.status == status, "\(result.standardError)")
-      let before = Recording.speechSeconds(in: data)
-      let afterwards = Recording.speechSeconds(
-        in: recording.samples(in: data, after: signalled.addingTimeInterval(0.5)))
-      #expect(before > 0.4, "speech had begun")
-      #expect(afterwards < 0.1, "\(afterwards) s of speech more than half a second after the signal")
-    }
-
     @Test func listsTheOutputModulesAndTheVoicesOfALanguage() throws {
       let modules = try announce(["--list-modules"], input: "")
       #expect(modules.status == 0, "\(modules.standardError)")

@@ -249,15 +249,37 @@ extension SpeakingTests.Detached {
     return pids
   }
 
+  /// ``processesInLine(runtime:)`` once `count` processes are in line, or after 20 seconds.
+  func processesInLine(runtime: String, once count: Int) -> Set<pid_t> {
+    var processes: Set<pid_t> = []
+    let deadline = Date().addingTimeInterval(20)
+    repeat {
+      processes = processesInLine(runtime: runtime)
+      if processes.count >= count { break }
+      Thread.sleep(forTimeInterval: 0.02)
+    } while Date() < deadline
+    return processes
+  }
+
+  /// `environment` with speaking turns of its own, in a runtime directory made under
+  /// `directory`, so that the test can see who waits in line; and that directory.
+  func ownTurns(
+    _ environment: [String: String], in directory: String
+  ) throws
+    -> (environment: [String: String], runtime: String)
+  {
+    let runtime = directory + "/run"
+    try FileManager.default.createDirectory(
+      atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    var environment = environment
+    environment["XDG_RUNTIME_DIR"] = runtime
+    return (environment, runtime)
+  }
+
   @Test func detachedChildrenSentSIGTERMLogTheirOutcomesBeforeTheyExit() throws {
     let state = detachState()
     defer { try? FileManager.default.removeItem(atPath: state.directory) }
-    // Turns of their own, so that the test can see who waits in line.
-    let runtime = state.directory + "/run"
-    try FileManager.default.createDirectory(
-      atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    var environment = state.environment
-    environment["XDG_RUNTIME_DIR"] = runtime
+    let (environment, runtime) = try ownTurns(state.environment, in: state.directory)
     let count = 20
     let first = try Command.run(
       Command.announce,
@@ -273,13 +295,7 @@ extension SpeakingTests.Detached {
       )
       #expect(result.status == 0, "\(result.standardError)")
     }
-    var children: Set<pid_t> = []
-    let deadline = Date().addingTimeInterval(20)
-    repeat {
-      children = processesInLine(runtime: runtime)
-      if children.count == count + 1 { break }
-      Thread.sleep(forTimeInterval: 0.02)
-    } while Date() < deadline
+    let children = processesInLine(runtime: runtime, once: count + 1)
     try #require(
       children.count == count + 1,
       "\(children.count) in line; the log: \((try? String(contentsOfFile: state.log, encoding: .utf8)) ?? "")"

@@ -25,7 +25,7 @@ extension SpeakingTests {
     /// waiting behind it are given up at once: one sentence, and no second stall.
     @Test func brokenAudioGivesUpTheWaitingAnnouncementsAtOnceWithOneSentence() throws {
       // A stall may leave the daemon blocked for good, so this test gets a broken stack of its own.
-      let broken = try TestStack.start(name: "broken-three", brokenAudio: true)
+      let broken = try TestStack.start(name: "broken-three", .brokenAudio)
       defer { broken.stop() }
       let result = try Command.run(
         Command.announce, ["--json", "One", "Two", "Three"], environment: broken.clientEnvironment(),

@@ -36,8 +36,9 @@ extension SpeakingTests {
       #expect(await speaker.waitUntilSpeaking(speaking))
       let probe = try await prober.probe()
       #expect(await prober.finalEvent(of: probe) == .cancelled(probe))
-      // Closing does not stop a message: it would cut off the next test's speech.
+      // Closing a connection leaves its speech playing; the next test must find quiet.
       await speaker.cancelOwnSpeech()
+      #expect(await speaker.finalEvent(of: speaking) == .cancelled(speaking))
       await speaker.close()
       await prober.close()
     }

@@ -19,6 +19,9 @@ extension CommandTests {
       (["init", "tcsh"], [:]),
       (["init"], [:]),
       (["init", "bash", "zsh"], [:]),
+      (["hook-finished"], [:]),
+      (["hook-finished", "--status", "x", "--milliseconds", "1"], [:]),
+      (["hook-finished", "--frobnicate"], [:]),
     ] as [([String], [String: String])])
   func aUsageErrorIsExactlyOneLine(arguments: [String], environment: [String: String]) throws {
     let result = try announce(arguments, environment: environment.merging(Self.nowhere) { a, _ in a })

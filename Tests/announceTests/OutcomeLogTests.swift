@@ -114,7 +114,7 @@ import Testing
 
   @Test func theBackgroundHalfReportsOnlyToTheLog() throws {
     let child = try Announce.parse(["--detached-child", "--", "Saved"])
-    #expect(!child.output.json && !child.output.verbose && !child.output.detach)
+    #expect(!child.output.json && !child.output.verbose && !child.detach.requested)
     let log = OutcomeLog(path: "/nonexistent/log.jsonl")
     let sinks = child.sinks(terminal: Terminal(quiet: false), log: log)
     #expect(sinks.count == 1)
@@ -179,13 +179,8 @@ import Testing
 
 /// A log that someone tampered with is refused, and a stuck writer cannot block the others.
 @Suite struct TamperedOutcomeLogTests {
-  /// A fresh state directory with the log's directory made; removed afterwards.
   func withDirectory(_ body: (OutcomeLog, String) throws -> Void) throws {
-    let directory = NSTemporaryDirectory() + "announce-log-tamper-\(UUID().uuidString)"
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    try FileManager.default.createDirectory(
-      atPath: directory + "/announce", withIntermediateDirectories: true)
-    try body(OutcomeLog(path: directory + "/announce/log.jsonl"), directory)
+    try withLogInFreshDirectory(body)
   }
 
   /// Runs `body` on a thread of its own; whether it finished within `seconds`, and how long it took.
@@ -272,4 +267,13 @@ import Testing
       #expect(log.problem() == nil)
     }
   }
+}
+
+/// Runs `body` with a log in a fresh state directory, the log's own directory made, and
+/// that state directory; removes it all afterwards.
+func withLogInFreshDirectory(_ body: (OutcomeLog, String) throws -> Void) throws {
+  let directory = NSTemporaryDirectory() + "announce-log-test-\(UUID().uuidString)"
+  defer { try? FileManager.default.removeItem(atPath: directory) }
+  try FileManager.default.createDirectory(atPath: directory + "/announce", withIntermediateDirectories: true)
+  try body(OutcomeLog(path: directory + "/announce/log.jsonl"), directory)
 }

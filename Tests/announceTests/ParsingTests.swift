@@ -21,7 +21,7 @@ import Testing
     #expect(announcement.soundIcon == nil)
     #expect(!announcement.isSSML)
     #expect(command.output.appName == "announce")
-    #expect(command.output.input == .lines)
+    #expect(command.input.format == .lines)
     #expect(!command.readsStandardInput)
   }
 
@@ -92,8 +92,8 @@ import Testing
     ])
     #expect(command.announcement(text: "").retryTimeout == .zero)
     #expect(command.announcement(text: "").priority == .notification)
-    #expect(command.output.quiet && command.output.listModules && command.output.listVoices)
-    #expect(command.output.input == .json)
+    #expect(command.output.quiet && command.listing.modules && command.listing.voices)
+    #expect(command.input.format == .json)
   }
 
   @Test(arguments: [
@@ -143,5 +143,26 @@ import Testing
 
   @Test func theVersionIsPrinted() {
     #expect(Announce.configuration.version.isEmpty == false)
+  }
+}
+
+/// Names of priorities, voice types and punctuation levels are taken in any case, on the
+/// command line, in the environment and in JSON input alike.
+@Suite struct ChoiceCaseTests {
+  @Test func aChoiceOnTheCommandLineIsTakenInAnyCase() throws {
+    let command = try Announce.$environment.withValue([:]) {
+      try Announce.parse(["--priority", "IMPORTANT", "--voice-type", "Child_Female", "-m", "ALL", "x"])
+    }
+    let announcement = command.announcement(text: "x")
+    #expect(announcement.priority == .important)
+    #expect(announcement.voice.voiceType == .childFemale)
+    #expect(announcement.voice.punctuation == .all)
+  }
+
+  @Test func aPriorityInTheEnvironmentIsTakenInAnyCase() throws {
+    let command = try Announce.$environment.withValue(["ANNOUNCE_PRIORITY": "Message"]) {
+      try Announce.parse(["x"])
+    }
+    #expect(command.announcement(text: "x").priority == .message)
   }
 }

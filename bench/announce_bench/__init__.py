@@ -3,9 +3,12 @@
 Run it through bench/run or bench/soak; see `bench/run --help`. Standard library
 only. Everything runs against private stacks from Tests/Support/teststack in a
 directory /tmp/announce-bench-*, which is stopped and removed at the end, even
-on Ctrl-C. Only processes this package started are ever signalled.
+on Ctrl-C: on Debian 12's speech-dispatcher, and for the figures that depend on
+it also on Debian 13's (TESTSTACK_RELEASE=13). Only processes this package
+started are ever signalled.
 
 Modules: cli (command line), workspace (stacks, processes, the release build),
 relay (the timestamping SSIP relay and its reply parsing), stats, scenarios
-(the measurements), soak, report (the table and BENCHMARKS.md).
+(the measurements), lean (the binary's size, start-up and memory), waiting
+(processes waiting for their turns), soak, report (the tables and BENCHMARKS.md).
 """

@@ -9,18 +9,20 @@ import subprocess
 import sys
 
 from .relay import SSIPRelay
-from .report import Results, machine, print_table, write_markdown
+from .report import HOME_RELEASE, RELEASES, ReleaseFigures, Results, machine, print_table, write_markdown
 from .scenarios import (Context, measure_cold_start, measure_core, measure_detach, measure_failure,
                         measure_flood_rss, measure_overhead, measure_retry)
 from .soak import soak
 from .stats import say
 from .lean import measure_lean
 from .waiting import measure_waiting
-from .workspace import ROOT, TESTSTACK, BenchError, Workspace, build
+from .workspace import ROOT, TESTSTACK, BenchError, Workspace, build, debian13_root, package_version
 
 
-def need_tools():
-    for tool in ("spd-say", "speech-dispatcher", "pulseaudio", "parec", "timeout"):
+def need_tools(releases):
+    # Clients always run on this machine; for 13 the daemons are the Debian 13 root's.
+    daemons = ("speech-dispatcher", "pulseaudio") if HOME_RELEASE in releases else ()
+    for tool in ("spd-say", "parec", "timeout") + daemons:
         if shutil.which(tool) is None:
             raise BenchError(f"{tool} is not installed; run scripts/setup first.")
     if not os.access(TESTSTACK, os.X_OK):
@@ -29,12 +31,16 @@ def need_tools():
 
 def parse(argv):
     ap = argparse.ArgumentParser(prog="bench/run", description=(
-        "Benchmarks announce against spd-say on one private speech-dispatcher, and runs the "
-        "soak test. Writes BENCHMARKS.md in full mode."))
+        "Benchmarks announce against spd-say on private speech-dispatchers: the figures that depend on "
+        "speech-dispatcher on Debian 12's 0.11.4 and Debian 13's 0.12 side by side, the others on Debian 12's; "
+        "and runs the soak test. Writes BENCHMARKS.md in full mode."))
     ap.add_argument("--quick", action="store_true",
                     help="smoke test for CI: few repetitions, a 50-line soak, 100,000 flood lines; "
                          "prints the figures, asserts no goal, does not write BENCHMARKS.md")
     ap.add_argument("--soak", action="store_true", help="also run the 1,000-line soak test")
+    ap.add_argument("--release", choices=RELEASES, default=None,
+                    help="for development: measure on this Debian release's speech-dispatcher only (with 13, "
+                         "only the figures that depend on it); does not write BENCHMARKS.md, which shows both")
     ap.add_argument("--soak-only", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--lines", type=int, default=None, help="soak lines (default 1000, 50 with --quick)")
     ap.add_argument("--pairs", type=int, default=None, help="overhead pairs (default 20, 4 with --quick)")
@@ -69,9 +75,44 @@ def context(args, bin_path, ws):
         seed=args.seed if args.seed is not None else random.randrange(1, 1_000_000))
 
 
+def start_release(ctx, release, res):
+    """Starts a stack on `release`'s speech-dispatcher for the scenarios; its ReleaseFigures and env."""
+    ctx.release = release
+    say(f"\nstarting a private stack on Debian {release}'s speech-dispatcher in {ctx.ws.dir} ...")
+    env = ctx.ws.start_stack(f"s{release}", release)
+    ctx.address = env["SPEECHD_ADDRESS"]
+    figures = ReleaseFigures(release=release, speechd=env.get("TESTSTACK_SPEECHD_VERSION", "?"),
+                             espeak=package_version("espeak-ng", env.get("TESTSTACK_RELEASE_ROOT", "")))
+    res.releases.append(figures)
+    say(f"speech-dispatcher {figures.speechd}, espeak-ng {figures.espeak}")
+    return figures, env
+
+
+def measure_speechd_figures(ctx, figures):
+    """The figures that depend on speech-dispatcher and need a working stack."""
+    figures.overhead = measure_overhead(ctx)
+    ctx.relay = SSIPRelay(ctx.ws.path(f"p{ctx.release}.sock"), ctx.address.split(":", 1)[1])
+    figures.cold = measure_cold_start(ctx)
+    figures.retry = measure_retry(ctx)
+    ctx.relay.close()
+
+
+def measure_others(ctx, res, soak_lines):
+    """The figures measured once, on HOME_RELEASE's stack, except the core's, which needs none."""
+    res.detach = measure_detach(ctx)
+    res.lean = measure_lean(ctx)
+    res.flood = measure_flood_rss(ctx)
+    res.waiting = measure_waiting(ctx)
+    if soak_lines:
+        res.soak = soak(ctx, soak_lines)
+
+
 def main(argv):
     args = parse(argv)
-    need_tools()
+    releases = (args.release,) if args.release else RELEASES
+    need_tools(releases)
+    if "13" in releases:
+        say(f"the Debian 13 root: {debian13_root()}")
     bin_path = build(["announce"] if args.soak_only else ["announce", "CoreThroughput", "ParserFloor"])
     ws = Workspace(keep=args.keep)
     ctx = context(args, bin_path, ws)
@@ -80,36 +121,31 @@ def main(argv):
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_signal)
-    res = Results()
+    res = Results(skipped=[r for r in RELEASES if r not in releases])
     soak_lines = args.lines or (50 if args.quick else 1000)
     try:
-        say(f"starting a private stack in {ws.dir} ...")
-        env = ws.start_stack("s")
-        ctx.address = env["SPEECHD_ADDRESS"]
-        sock = ctx.address.split(":", 1)[1]
         if args.soak_only:
+            res.others_on, _ = start_release(ctx, releases[0], res)
             res.soak = soak(ctx, soak_lines)
             print_table(res)
             return 0 if res.soak.ok else 1
-        res.overhead = measure_overhead(ctx)
-        ctx.relay = SSIPRelay(ws.path("p.sock"), sock)
-        res.cold = measure_cold_start(ctx)
-        res.retry = measure_retry(ctx)
-        ctx.relay.close()
-        res.detach = measure_detach(ctx)
-        res.lean = measure_lean(ctx)
-        res.flood = measure_flood_rss(ctx)
-        res.waiting = measure_waiting(ctx)
-        if args.soak or args.quick:
-            res.soak = soak(ctx, soak_lines)
-        ws.stop_stack(env["TESTSTACK_DIR"])
-        res.failure = measure_failure(ctx)
-        res.core = measure_core(ctx)
+        for release in releases:
+            figures, env = start_release(ctx, release, res)
+            measure_speechd_figures(ctx, figures)
+            if release == HOME_RELEASE:
+                res.others_on = figures
+                measure_others(ctx, res, soak_lines if args.soak or args.quick else 0)
+            ws.stop_stack(env["TESTSTACK_DIR"])
+            figures.failure = measure_failure(ctx)
+        if HOME_RELEASE in releases:
+            res.core = measure_core(ctx)
     finally:
         ws.close()
     print_table(res)
     info = machine()
-    if not args.quick and not args.no_write:
+    if args.release and not args.quick and not args.no_write:
+        say(f"\nnot writing {os.path.relpath(args.output, ROOT)}: it shows both releases; run without --release.")
+    elif not args.quick and not args.no_write:
         write_markdown(args.output, res, info, "bench/run --soak" if args.soak else "bench/run")
     if res.soak and not res.soak.ok:
         say("\nThe soak test FAILED: some line did not end in exactly one outcome, or announce hung.")

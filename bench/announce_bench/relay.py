@@ -6,6 +6,7 @@ tests can feed it lines: see bench/tests/test_relay.py.
 
 import collections
 import copy
+import re
 import socket
 import threading
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from .stats import now
 class Message:
     """One message as speech-dispatcher saw it; times are `stats.now()` values."""
 
-    real: Optional[bool] = None  # False for announce's quiet probe (a single space)
+    real: Optional[bool] = None  # False for announce's quiet probe (see is_quiet_probe)
     text: str = ""
     queued: Optional[float] = None  # the 225 reply
     begin: Optional[float] = None
@@ -38,6 +39,16 @@ class Connection:
 
     def in_order(self):
         return [self.messages[mid] for mid in self.order]
+
+
+# announce's quiet probe: an empty SSML document; a single space before it, which
+# speech-dispatcher 0.12 speaks as the word "space" (SSMLDocument.silent).
+QUIET_PROBE = re.compile(r"\s*(<speak\b[^>]*>\s*</speak>|<speak\b[^>]*/>)?\s*")
+
+
+def is_quiet_probe(text):
+    """Whether a SPEAK data block says nothing: announce's quiet probe, old or new."""
+    return QUIET_PROBE.fullmatch(text) is not None
 
 
 EVENT_KINDS = {"701": "begin", "702": "end", "703": "cancel"}
@@ -85,7 +96,7 @@ class SSIPTranscript:
             text = self.blocks.popleft() if self.blocks else ""
             # Events can come before this reply (a discarded probe's CANCEL does).
             msg = conn.messages.setdefault(mid, Message())
-            msg.real, msg.queued, msg.text = text.strip() != "", t, text
+            msg.real, msg.queued, msg.text = not is_quiet_probe(text), t, text
             conn.order.append(mid)
         elif code in EVENT_CODES:
             if sep == "-":
@@ -113,8 +124,8 @@ class SSIPRelay:
     """Relays a unix socket to speech-dispatcher's, timestamping what passes.
 
     It records, per client connection, when each message was queued (the 225
-    reply), whether it was a real message or announce's silent quiet probe
-    (a single space), and when BEGIN, END and CANCEL arrived for it.
+    reply), whether it was a real message or announce's silent quiet probe,
+    and when BEGIN, END and CANCEL arrived for it.
     """
 
     def __init__(self, listen_path, target_path):
@@ -210,6 +221,6 @@ def first_real(snapshot, since, name_part=None):
 
 
 def probes_of(snapshot, since):
-    """announce's quiet probes (single-space messages) on connections since `since`."""
+    """announce's quiet probes (messages that say nothing) on connections since `since`."""
     return [msg for conn in snapshot[since:] if "announce" in conn.client_name
             for msg in conn.in_order() if msg.real is False]

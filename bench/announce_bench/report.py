@@ -3,8 +3,10 @@
 import datetime
 import os
 import platform
+import re
 import subprocess
-from dataclasses import dataclass
+import textwrap
+from dataclasses import dataclass, field
 from typing import Optional
 
 from .lean import Lean, lean_rows
@@ -14,20 +16,51 @@ from .stats import MIB, ms, say, sec
 from .workspace import ROOT
 
 
-@dataclass
-class Results:
-    """Whatever this run measured; a scenario not run stays None."""
+# The Debian releases whose speech-dispatcher bench/run measures, in column order.
+RELEASES = ("12", "13")
+# The release the figures that do not depend on speech-dispatcher are measured on.
+HOME_RELEASE = "12"
 
+
+@dataclass
+class ReleaseFigures:
+    """The figures that depend on speech-dispatcher, measured on one release's stack."""
+
+    release: str  # "12" or "13"
+    speechd: str  # the Debian version of its speech-dispatcher, from the stack's env file
+    espeak: str = "?"  # the Debian version of its espeak-ng
     overhead: Optional[Overhead] = None
     cold: Optional[ColdStart] = None
     retry: Optional[Retry] = None
     failure: Optional[Failure] = None
+
+    @property
+    def version(self):
+        """The upstream version: "0.12.0" of "0.12.0-5"."""
+        return self.speechd.split(":", 1)[-1].rsplit("-", 1)[0]
+
+    @property
+    def label(self):
+        return f"speech-dispatcher {self.version} (Debian {self.release})"
+
+
+@dataclass
+class Results:
+    """Whatever this run measured; a scenario not run stays None."""
+
+    releases: list = field(default_factory=list)  # of ReleaseFigures, in RELEASES order
+    skipped: list = field(default_factory=list)  # releases not measured in this run
     detach: Optional[Detach] = None
     core: Optional[Core] = None
     flood: Optional[Flood] = None
     waiting: Optional[list] = None  # of waiting.WaitingRun
     soak: Optional[Soak] = None
     lean: Optional[Lean] = None
+    others_on: Optional[ReleaseFigures] = None  # the release the other figures were measured on
+
+    @property
+    def others_label(self):
+        return self.others_on.label if self.others_on else f"Debian {HOME_RELEASE}"
 
 
 @dataclass
@@ -37,8 +70,6 @@ class Machine:
     cpu: str
     load: str
     swift: str
-    speechd: str
-    espeak: str
     commit: str
 
 
@@ -85,8 +116,6 @@ def machine():
         cpu=f"{cpu}, {os.cpu_count()} cores, {mem} RAM",
         load=load,
         swift=version(["swift", "--version"]),
-        speechd=version(["speech-dispatcher", "--version"]),
-        espeak=version(["espeak-ng", "--version"]),
         commit=(git("rev-parse", "--short", "HEAD") or "?") + dirty,
     )
 
@@ -95,34 +124,100 @@ def goal(ok):
     return "n/a" if ok is None else ("met" if ok else "MISSED")
 
 
-def table_rows(res):
+# ------------------------------------------------------------ figures that depend on speech-dispatcher
+# A cell is (text, whether the goal is met, or None when there is none or nothing to judge by).
+
+
+def overhead_cell(o):
+    return (f"ratio median {o.ratio_median:.3f} (IQR {o.ratio_p25:.3f}-{o.ratio_p75:.3f}, range "
+            f"{o.ratio_min:.3f}-{o.ratio_max:.3f}, {o.pairs} pairs); announce {sec(o.announce_median)}, "
+            f"spd-say {sec(o.spdsay_median)}", o.ratio_median <= 1.03)
+
+
+def queued_cell(c):
+    return (f"announce {ms(c.announce.queued)}, spd-say {ms(c.spdsay.queued)} "
+            f"(medians of {c.announce.n} / {c.spdsay.n})", None)
+
+
+def begin_cell(c):
+    difference = c.announce.begin - c.spdsay.begin
+    measured = difference == difference  # not NaN: both got a BEGIN at least once
+    return (f"announce {ms(c.announce.begin)}, spd-say {ms(c.spdsay.begin)}: difference "
+            f"{difference * 1000:.1f} ms", difference <= 0.003 if measured else None)
+
+
+def retry_cell(t):
+    problems = f"; problems: {len(t.problems)}" if t.problems else ""
+    return (f"median {ms(t.median)} (range {ms(t.min)}-{ms(t.max)}, n={t.n}); END → next quiet probe "
+            f"{ms(t.probe_wait)}, probe → retry BEGIN {ms(t.probe_tail)}{problems}",
+            t.median <= 0.150 if t.n else None)
+
+
+def broken_cell(f):
+    b = f.broken_spdsay
+    spdsay = f"never: killed at the cap of {sec(f.cap)}" if b.killed else f"{sec(b.median)} ({b.codes})"
+    return f"announce {sec(f.broken_announce.median)} ({f.broken_announce.codes}); spd-say {spdsay}", None
+
+
+def absent_cell(f):
+    return (f"announce {ms(f.absent_announce.median)} ({f.absent_announce.codes}); spd-say "
+            f"{ms(f.absent_spdsay.median)} ({f.absent_spdsay.codes})", None)
+
+
+# (figure, goal, the ReleaseFigures field it reads, its cell)
+RELEASE_FIGURES = (
+    ("1. Overhead, `\"Saved\"` wall time, announce / spd-say", "≤ 1.03", "overhead", overhead_cell),
+    ("2. Cold start, exec → queued in daemon", "", "cold", queued_cell),
+    ("2. Cold start, exec → BEGIN", "≤ spd-say + 3 ms", "cold", begin_cell),
+    ("3. Retry latency, interrupter END → retry BEGIN", "≤ 150 ms", "retry", retry_cell),
+    ("4. Verdict, broken audio", "", "failure", broken_cell),
+    ("4. Verdict, server absent", "", "failure", absent_cell),
+)
+
+
+def release_head(res):
+    """The release table's header: one column per release measured."""
+    return ("figure", "goal") + tuple(r.label for r in res.releases)
+
+
+def release_rows(res):
+    """(figure, goal, one cell per release measured); a figure no release measured has no row."""
     rows = []
-    o = res.overhead
-    if o:
-        rows.append(("1. Overhead, `\"Saved\"` wall time", sec(o.announce_median), sec(o.spdsay_median),
-                     f"ratio median {o.ratio_median:.3f} (IQR {o.ratio_p25:.3f}-{o.ratio_p75:.3f},"
-                     f" range {o.ratio_min:.3f}-{o.ratio_max:.3f}, {o.pairs} pairs)",
-                     "≤ 1.03", goal(o.ratio_median <= 1.03)))
-    c = res.cold
-    if c:
-        rows.append(("2. Cold start, exec → queued in daemon", ms(c.announce.queued), ms(c.spdsay.queued),
-                     f"medians of {c.announce.n} / {c.spdsay.n}", "", ""))
-        rows.append(("2. Cold start, exec → BEGIN", ms(c.announce.begin), ms(c.spdsay.begin),
-                     f"difference {(c.announce.begin - c.spdsay.begin) * 1000:.1f} ms", "≤ spd-say + 3 ms",
-                     goal(c.announce.begin - c.spdsay.begin <= 0.003)))
-    r = res.retry
-    if r:
-        rows.append(("3. Retry latency, interrupter END → retry BEGIN", ms(r.median), "no retry",
-                     f"range {ms(r.min)}-{ms(r.max)}, n={r.n}", "≤ 150 ms",
-                     goal(r.median <= 0.150) if r.n else "n/a"))
-    f = res.failure
-    if f:
-        b = f.broken_spdsay
-        s_broken = ("never: killed at the cap of " + sec(f.cap)) if b.killed else f"{sec(b.median)} ({b.codes})"
-        rows.append(("4. Verdict, broken audio", f"{sec(f.broken_announce.median)} ({f.broken_announce.codes})",
-                     s_broken, "", "", ""))
-        rows.append(("4. Verdict, server absent", f"{ms(f.absent_announce.median)} ({f.absent_announce.codes})",
-                     f"{ms(f.absent_spdsay.median)} ({f.absent_spdsay.codes})", "", "", ""))
+    for figure, target, name, cell_of in RELEASE_FIGURES:
+        measured = [getattr(r, name) for r in res.releases]
+        if not any(measured):
+            continue
+        texts = []
+        for value in measured:
+            if value is None:
+                texts.append("not measured")
+            else:
+                text, ok = cell_of(value)
+                texts.append(f"{text}; goal {goal(ok)}" if target else text)
+        rows.append((figure, target, *texts))
+    return rows
+
+
+def release_notes(res):
+    """Sentences under the release table: releases left out, and the retry goal on each release."""
+    lines = []
+    for release in res.skipped:
+        lines.append(f"Debian {release}'s speech-dispatcher was not measured in this run "
+                     f"(`bench/run --release {' '.join(r.release for r in res.releases)}`).")
+    retried = [r for r in res.releases if r.retry]
+    if retried:
+        lines.append("Retry latency ≤ 150 ms (issue #20): " + "; ".join(
+            f"{goal(r.retry.median <= 0.150 if r.retry.n else None)} on {r.label}, median {ms(r.retry.median)}"
+            for r in retried) + ".")
+    return lines
+
+
+# ------------------------------------------------------------ the other figures, measured once
+
+
+def table_rows(res):
+    """The figures that do not depend on speech-dispatcher, measured on HOME_RELEASE only."""
+    rows = []
     d = res.detach
     if d is not None:
         if d.available:
@@ -162,33 +257,78 @@ def table_rows(res):
     return rows
 
 
+OTHER_HEAD = ("figure", "announce", "spd-say", "detail", "goal", "")
+
+
+# A number and its unit stay on one line when a cell is wrapped.
+NUMBER_AND_UNIT = re.compile(r"(\d|exit) (ms|s|MiB|MB|pairs|\d)\b")
+
+
+def wrap(cell, width):
+    joined = NUMBER_AND_UNIT.sub("\\1\u00a0\\2", str(cell))
+    return [line.replace("\u00a0", " ") for line in textwrap.wrap(joined, width)] or [""]
+
+
+def grid_lines(head, rows, widest):
+    """A plain-text table: columns padded, a cell wider than `widest[i]` wrapped onto more lines."""
+    widths = [min(max(len(str(r[i])) for r in rows + [head]), widest[i]) for i in range(len(head))]
+    lines = []
+    for row in [head] + rows:
+        cells = [wrap(c, w) for c, w in zip(row, widths)]
+        for k in range(max(len(c) for c in cells)):
+            lines.append("  ".join((c[k] if k < len(c) else "").ljust(w) for c, w in zip(cells, widths)).rstrip())
+    return lines
+
+
 def print_table(res):
+    rows = release_rows(res)
+    if rows:
+        say("\nFigures that depend on speech-dispatcher, one column per release:\n")
+        for line in grid_lines(release_head(res), rows, [34, 16] + [48] * len(res.releases)):
+            say(line)
+        for line in release_notes(res):
+            say(line)
     rows = table_rows(res)
-    head = ("figure", "announce", "spd-say", "detail", "goal", "")
-    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(6)]
-    widths[3] = min(widths[3], 70)
-    say("\n" + "  ".join(str(h).ljust(w) for h, w in zip(head, widths)))
-    for r in rows:
-        say("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
+    if rows:
+        say(f"\nThe other figures, on {res.others_label} only:\n")
+        for line in grid_lines(OTHER_HEAD, rows, [48, 18, 14, 60, 24, 6]):
+            say(line)
 
 
 BEGIN_MARK = "<!-- bench/run: generated section begins; edit outside the markers -->"
 END_MARK = "<!-- bench/run: generated section ends -->"
 
 
+def markdown_table(head, rows):
+    cells = [head] + [["---"] * len(head)] + rows
+    return ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in cells]
+
+
+def release_line(r):
+    where = "this machine" if r.release == HOME_RELEASE else "its daemons in a Debian 13 root, under chroot"
+    return f"- Debian {r.release}: speech-dispatcher {r.speechd}, espeak-ng {r.espeak} ({where})"
+
+
 def render_section(res, info, mode):
     """The generated section, markers included."""
     out = [BEGIN_MARK, "", f"## Latest run ({mode})", ""]
     out += [f"- Date: {info.date}", f"- Machine: {info.host}; {info.cpu}; load average at the end "
-            f"{info.load}", f"- Commit: {info.commit}", f"- {info.swift}; {info.speechd}; "
-            f"{info.espeak}", ""]
-    out += ["| figure | announce | spd-say | detail | goal | |", "|---|---|---|---|---|---|"]
-    for r in table_rows(res):
-        out.append("| " + " | ".join(str(c).replace("|", "\\|") for c in r) + " |")
-    out.append("")
-    if res.retry and res.retry.all:
-        out.append("Retry latencies (ms): " + ", ".join(f"{x * 1000:.0f}" for x in sorted(res.retry.all)) + ".")
-        out.append("")
+            f"{info.load}", f"- Commit: {info.commit}", f"- {info.swift}"]
+    out += [release_line(r) for r in res.releases] + [""]
+    rows = release_rows(res)
+    if rows:
+        out += ["### Figures that depend on speech-dispatcher, one column per release", ""]
+        out += markdown_table(release_head(res), rows) + [""]
+        notes = release_notes(res)
+        latencies = [f"{r.label}: " + ", ".join(f"{x * 1000:.0f}" for x in sorted(r.retry.all))
+                     for r in res.releases if r.retry and r.retry.all]
+        if latencies:
+            notes.append("Retry latencies (ms), " + "; ".join(latencies) + ".")
+        out += [line for note in notes for line in (note, "")]
+    rows = table_rows(res)
+    if rows:
+        out += [f"### The other figures, on {res.others_label} only", ""]
+        out += markdown_table(OTHER_HEAD, rows) + [""]
     out += [END_MARK]
     return "\n".join(out) + "\n"
 

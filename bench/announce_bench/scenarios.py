@@ -33,6 +33,7 @@ class Context:
     flood_cap: float
     waiting_counts: tuple
     seed: int
+    release: str = "12"  # the Debian release whose speech-dispatcher the scenarios talk to
     address: str = ""
     relay: object = None
     floor: str = ""  # Benchmarks/ParserFloor, the start-up floor under announce
@@ -57,7 +58,8 @@ class Overhead:
 def measure_overhead(ctx):
     """1. Wall time of announce "Saved" vs spd-say -w "Saved", alternating A/B."""
     pairs = ctx.pairs
-    say(f"\n[1] overhead: announce \"{SAVED}\" vs spd-say -w \"{SAVED}\", {pairs} alternating pairs")
+    say(f"\n[1] overhead: announce \"{SAVED}\" vs spd-say -w \"{SAVED}\", {pairs} alternating pairs "
+        f"(Debian {ctx.release})")
     env = client_env(ctx.ws, ctx.address)
     a_cmd = [ctx.announce, SAVED]
     s_cmd = ["spd-say", "-w", SAVED]
@@ -112,7 +114,8 @@ class ColdStart:
 def measure_cold_start(ctx):
     """2. From exec to the message queued in the daemon, and to its BEGIN."""
     reps = ctx.reps
-    say(f"\n[2] cold start: exec -> message queued -> BEGIN, through a timestamping SSIP relay, {reps} reps each")
+    say(f"\n[2] cold start: exec -> message queued -> BEGIN, through a timestamping SSIP relay, {reps} reps each "
+        f"(Debian {ctx.release})")
     relay = ctx.relay
     env = client_env(ctx.ws, relay.address)
     queued = {"a": [], "s": []}
@@ -142,8 +145,8 @@ def measure_cold_start(ctx):
         return StartTimes(queued=median(queued[name]), begin=median(begun[name]), n=len(begun[name]))
 
     r = ColdStart(announce=times("a"), spdsay=times("s"))
-    for label, t in (("announce", r.announce), ("spd-say: ", r.spdsay)):
-        note(f"{label}: queued {ms(t.queued)}, BEGIN {ms(t.begin)} after exec (median of {t.n})")
+    for label, t in (("announce", r.announce), ("spd-say", r.spdsay)):
+        note(f"{label + ':':9} queued {ms(t.queued)}, BEGIN {ms(t.begin)} after exec (median of {t.n})")
     return r
 
 
@@ -168,7 +171,7 @@ class Retry:
 def measure_retry(ctx):
     """3. From the interrupting client's END to our retry's BEGIN."""
     reps = ctx.reps
-    say(f"\n[3] retry latency: interrupter's END -> our retry's BEGIN, {reps} reps")
+    say(f"\n[3] retry latency: interrupter's END -> our retry's BEGIN, {reps} reps (Debian {ctx.release})")
     relay = ctx.relay
     env = client_env(ctx.ws, relay.address)
     latencies, problems, waits, tails = [], [], [], []
@@ -268,19 +271,19 @@ class Failure:
 
 def measure_failure(ctx):
     """4. Time to a verdict when audio is broken, and when the server is absent."""
-    say("\n[4] verdict on failure")
+    say(f"\n[4] verdict on failure (Debian {ctx.release})")
     r = Failure(cap=ctx.spd_cap)
     for i in range(ctx.failure_reps):
-        env_b = ctx.ws.start_stack(f"b{i}", broken=True)
+        env_b = ctx.ws.start_stack(f"b{ctx.release}-{i}", ctx.release, broken=True)
         env = client_env(ctx.ws, env_b["SPEECHD_ADDRESS"])
         r.broken_announce.runs.append(run_timed([ctx.announce, SAVED], env, 60, ctx.ws))
         ctx.ws.stop_stack(env_b["TESTSTACK_DIR"])
     # A fresh broken daemon for spd-say, which waits for ever.
-    env_b = ctx.ws.start_stack("bs", broken=True)
+    env_b = ctx.ws.start_stack(f"bs{ctx.release}", ctx.release, broken=True)
     env = client_env(ctx.ws, env_b["SPEECHD_ADDRESS"])
     r.broken_spdsay.runs.append(run_timed(["spd-say", "-w", SAVED], env, r.cap, ctx.ws))
     ctx.ws.stop_stack(env_b["TESTSTACK_DIR"])
-    absent = "unix_socket:" + ctx.ws.path("absent.sock")
+    absent = "unix_socket:" + ctx.ws.path(f"absent{ctx.release}.sock")
     env = client_env(ctx.ws, absent)
     for _ in range(ctx.reps):
         r.absent_announce.runs.append(run_timed([ctx.announce, SAVED], env, 30, ctx.ws))

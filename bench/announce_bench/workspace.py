@@ -12,6 +12,7 @@ from .stats import now, say
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TESTSTACK = os.path.join(ROOT, "Tests", "Support", "teststack")
+DEBIAN13_ROOT = os.path.join(ROOT, "scripts", "debian13-root")
 MARKER = "ANNOUNCE_BENCH_OWNER"  # in the environment of every client we start
 
 
@@ -33,12 +34,14 @@ class Workspace:
     def path(self, name):
         return os.path.join(self.dir, name)
 
-    def start_stack(self, name, broken=False):
-        """Starts a private stack; returns its environment file as a dict."""
+    def start_stack(self, name, release, broken=False):
+        """Starts a private stack on Debian `release`'s speech-dispatcher; returns its env file as a dict."""
         d = self.path(name)
         self.stacks.append(d)
         args = [TESTSTACK, "start", d] + (["--broken-audio"] if broken else [])
-        r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=90)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TESTSTACK_")}
+        env["TESTSTACK_RELEASE"] = release
+        r = subprocess.run(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=90)
         if r.returncode != 0:
             raise BenchError(f"teststack start {d} failed: {r.stderr.strip()}")
         env = {}
@@ -99,6 +102,26 @@ class Workspace:
             shutil.rmtree(self.dir, ignore_errors=True)
         else:
             say(f"kept {self.dir}")
+
+
+def debian13_root():
+    """Makes the Debian 13 root when it is missing (scripts/debian13-root needs root for that); its path."""
+    r = subprocess.run([DEBIAN13_ROOT], stdout=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise BenchError("scripts/debian13-root could not make the Debian 13 root; see its message above, "
+                         "or measure Debian 12 only with --release 12.")
+    return r.stdout.strip()
+
+
+def package_version(package, root=""):
+    """The Debian version of `package` on this machine, or in the release root `root`."""
+    admin = [f"--admindir={root}/var/lib/dpkg"] if root else []
+    try:
+        r = subprocess.run(["dpkg-query", *admin, "-W", "-f=${Version}", package], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+    return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else "?"
 
 
 def client_env(ws, address, extra=None):

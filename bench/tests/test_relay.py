@@ -6,7 +6,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from announce_bench.relay import Connection, SSIPTranscript, first_real, probes_of, split_lines  # noqa: E402
+from announce_bench.relay import (Connection, SSIPTranscript, first_real, is_quiet_probe, probes_of,  # noqa: E402
+                                  split_lines)
 
 
 def transcript(name="announce:main"):
@@ -111,15 +112,35 @@ class TranscriptTests(unittest.TestCase):
         self.assertEqual(list(t.blocks), ["SET SELF CLIENT_NAME spoofed"])
 
 
+class QuietProbeTests(unittest.TestCase):
+    def test_the_empty_ssml_document_and_the_old_single_space_are_probes(self):
+        for text in ("<speak></speak>", "<speak/>", " ", "", "<speak xml:lang='en'>\n</speak>"):
+            self.assertTrue(is_quiet_probe(text), text)
+
+    def test_a_document_that_says_something_is_real(self):
+        for text in ("<speak>Saved</speak>", "Saved", "<speak><mark name='a'/>x</speak>", "<speak></speak>."):
+            self.assertFalse(is_quiet_probe(text), text)
+
+    def test_an_ssml_probe_after_the_interruption_is_not_taken_for_the_retry(self):
+        t = transcript()
+        speak(t, "<speak>Long text</speak>", 1, 0.0)
+        speak(t, "<speak></speak>", 2, 1.0)
+        event(t, "701", 2, 1.01)
+        speak(t, "<speak>Long text</speak>", 3, 1.02)
+        real = [m for m in t.connection.in_order() if m.real]
+        self.assertEqual([m.queued for m in real], [0.0, 1.02])
+        self.assertEqual([m.queued for m in probes_of([t.connection], 0)], [1.0])
+
+
 class SnapshotHelperTests(unittest.TestCase):
     def test_first_real_skips_probes_older_connections_and_other_clients(self):
         old, spd, ours = transcript(), transcript("spd-say:main"), transcript()
         speak(old, "old", 1, 0.0)
         speak(spd, "theirs", 2, 1.0)
-        speak(ours, " ", 3, 2.0)
-        speak(ours, "mine", 4, 3.0)
+        speak(ours, "<speak></speak>", 3, 2.0)
+        speak(ours, "<speak>mine</speak>", 4, 3.0)
         snap = [old.connection, spd.connection, ours.connection]
-        self.assertEqual(first_real(snap, 1, "announce").text, "mine")
+        self.assertEqual(first_real(snap, 1, "announce").text, "<speak>mine</speak>")
         self.assertEqual(first_real(snap, 1).text, "theirs")
         self.assertEqual([m.queued for m in probes_of(snap, 1)], [2.0])
 

@@ -419,9 +419,3 @@ private final class BackendAnswers: Sendable {
     set { state.store(newValue, ordering: .releasing) }
   }
 }
-
-extension Announcer {
-  /// The speech service's lists of output modules and voices, when its backend has them
-  /// (speech-dispatcher's does); for checking names before speaking.
-  package var voiceListing: (any VoiceListing)? { backend as? any VoiceListing }
-}

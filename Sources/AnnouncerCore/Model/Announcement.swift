@@ -43,7 +43,7 @@ public struct VoiceOptions: Sendable, Equatable, Hashable {
   public var volume: Int?
   /// Language as an IETF tag such as `en` or `de`.
   public var language: String?
-  /// A synthesis voice name, as listed by `--list-voices`.
+  /// A synthesis voice name, as the speech service lists it.
   public var voiceName: String?
   /// A symbolic voice type such as `male1` or `child_female`.
   public var voiceType: VoiceType?

@@ -3,7 +3,37 @@ import FoundationEssentials
 extension Announcer {
   /// Connects to speech-dispatcher and returns an announcer that speaks through it.
   ///
-  /// This is the announcer the `announce` command uses: when speech-dispatcher goes
+  /// This is ``SpeechdSpeaker/connect(address:appName:defaultTimeout:maxWaiting:takesTurns:environment:whenTurnsUnavailable:)``
+  /// without the daemon's lists of modules and voices; see there for the parameters.
+  ///
+  /// - Throws: ``SpeechdConnectError`` with a sentence for people when no connection can be made.
+  public static func speechd(
+    address: String? = nil, appName: String = "announce",
+    defaultTimeout: Duration = Announcement.defaultRetryTimeout, maxWaiting: Int? = nil,
+    takesTurns: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment,
+    whenTurnsUnavailable: (TurnsUnavailable) -> Void = { _ in }
+  ) async throws(SpeechdConnectError) -> Announcer {
+    try await SpeechdSpeaker.connect(
+      address: address, appName: appName, defaultTimeout: defaultTimeout, maxWaiting: maxWaiting,
+      takesTurns: takesTurns, environment: environment, whenTurnsUnavailable: whenTurnsUnavailable
+    ).announcer
+  }
+}
+
+/// An announcer that speaks through speech-dispatcher, and that daemon's lists of output
+/// modules and voices, for checking names before they are spoken.
+///
+/// The two are made together here, so that the announcer, which knows nothing of
+/// speech-dispatcher, never has to be asked for its backend's lists.
+public struct SpeechdSpeaker: Sendable {
+  /// Speaks the announcements.
+  public let announcer: Announcer
+  /// The lists of the daemon the announcer speaks to.
+  public let lists: SpeechdLists
+
+  /// Connects to speech-dispatcher.
+  ///
+  /// The announcer is the one the `announce` command uses: when speech-dispatcher goes
   /// away it connects again and retries within each announcement's window, and it takes
   /// turns with the user's other announcers speaking to the same daemon, so that none
   /// cuts another off.
@@ -13,18 +43,18 @@ extension Announcer {
   ///     SSH, a socket forwarded from the user's own machine, then the user's default socket.
   ///   - appName: the client name speech-dispatcher shows.
   ///   - defaultTimeout: the retry window for announcements that give none.
-  ///   - maxWaiting: turns on flood control; see ``init(backend:clock:defaultTimeout:timing:maxWaiting:turns:)``.
+  ///   - maxWaiting: turns on flood control; see ``Announcer/init(backend:clock:defaultTimeout:timing:maxWaiting:turns:)``.
   ///   - takesTurns: whether to take turns with the user's other announcers.
   ///   - environment: where `SPEECHD_ADDRESS`, `SSH_CONNECTION` and `XDG_RUNTIME_DIR` are read.
   ///   - whenTurnsUnavailable: called once when turns cannot be taken (the directory of
   ///     the turns is not a private one of ours); the announcer then speaks without them.
   /// - Throws: ``SpeechdConnectError`` with a sentence for people when no connection can be made.
-  public static func speechd(
+  public static func connect(
     address: String? = nil, appName: String = "announce",
     defaultTimeout: Duration = Announcement.defaultRetryTimeout, maxWaiting: Int? = nil,
     takesTurns: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment,
     whenTurnsUnavailable: (TurnsUnavailable) -> Void = { _ in }
-  ) async throws(SpeechdConnectError) -> Announcer {
+  ) async throws(SpeechdConnectError) -> SpeechdSpeaker {
     // Turns are ordered by when each process started, so the moment is taken before connecting.
     let startedAt = SharedSpeakingTurns.wallClockNow()
     let backend = try await ReconnectingSpeechdBackend.connect(
@@ -38,10 +68,11 @@ extension Announcer {
       case .failure(let unavailable): whenTurnsUnavailable(unavailable)
       }
     }
-    return Announcer(
+    let announcer = Announcer(
       backend: backend, clock: ContinuousClock(), defaultTimeout: defaultTimeout,
       timing: AnnouncerTiming(), maxWaiting: maxWaiting, turns: turns,
       speechService: backend.address.description
         + (backend.isForwardedOverSSH ? ", forwarded over SSH from your own machine" : ""))
+    return SpeechdSpeaker(announcer: announcer, lists: SpeechdLists(address: backend.address))
   }
 }

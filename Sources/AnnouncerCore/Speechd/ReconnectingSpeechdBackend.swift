@@ -6,7 +6,7 @@ import Synchronization
 /// connects again with back-off (for the user's default address libspeechd starts
 /// the daemon again; for an explicit address it waits for the daemon to return),
 /// and reports ``SpeechEvent/connectionRestored``. Meanwhile `say` fails at once.
-package final class ReconnectingSpeechdBackend: SpeechBackend, VoiceListing {
+package final class ReconnectingSpeechdBackend: SpeechBackend {
   /// Every event of every connection, with the losses and restorations between them.
   package let events: AsyncStream<SpeechEvent>
   /// Where it connects, for messages to people.
@@ -81,7 +81,7 @@ package final class ReconnectingSpeechdBackend: SpeechBackend, VoiceListing {
     while !closed.load(ordering: .acquiring) {
       try? await Task.sleep(for: pause)
       if closed.load(ordering: .acquiring) { return nil }
-      if let client = try? await SpeechdClient.connect(
+      if let client = try? await SpeechdConnector.connect(
         to: address, appName: appName, isForwarded: isForwarded)
       {
         if closed.load(ordering: .acquiring) {
@@ -101,23 +101,6 @@ package final class ReconnectingSpeechdBackend: SpeechBackend, VoiceListing {
       throw SpeechBackendError("The connection to speech-dispatcher at \(address) is lost.")
     }
     return try await client.say(request)
-  }
-
-  /// The output module the current connection had when it was opened; speech-dispatcher's
-  /// built-in default while there is none.
-  package func defaultOutputModule() async -> String {
-    guard let client = current.withLock({ $0 }) else { return ConnectionSettings().outputModule }
-    return await client.defaultOutputModule()
-  }
-
-  /// The output modules, listed on the current connection; empty while there is none.
-  package func outputModules() async -> [String] {
-    await current.withLock({ $0 })?.outputModules() ?? []
-  }
-
-  /// The voices of `module` for `language`, listed on the current connection; empty while there is none.
-  package func synthesisVoices(module: String?, language: String?) async -> [SynthesisVoice] {
-    await current.withLock({ $0 })?.synthesisVoices(module: module, language: language) ?? []
   }
 
   /// Cancels our speech on the current connection.

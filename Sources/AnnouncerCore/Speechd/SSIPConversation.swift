@@ -2,7 +2,7 @@ import Glibc
 
 /// A speech-dispatcher connection of announce's own, outside libspeechd, for the few
 /// commands libspeechd does badly: the greeting that checks a peer before libspeechd is
-/// let near it, and listing voices.
+/// let near it, and the lists of output modules and voices (``SpeechdLists``).
 ///
 /// libspeechd reads every reply one byte per `read(2)`: listing espeak-ng's 13,362 voices
 /// (330 KB) made 483,817 system calls and took 0.76 s more than a plain run, where
@@ -52,7 +52,14 @@ final class SSIPConversation {
   }
 
   /// Reads one reply, until `deadline`, keeping at most `limit` bytes.
-  func readReply(until deadline: ContinuousClock.Instant, limit: Int = 4096) -> Reply {
+  ///
+  /// With `silence`, every arrival of bytes moves the deadline to `silence` after it: a long
+  /// reply that keeps coming is read whole, and a peer that stops in the middle of one (a
+  /// daemon stopped with SIGSTOP) is given up on `silence` after its last byte.
+  func readReply(
+    until deadline: ContinuousClock.Instant, limit: Int = 4096, movedOnBy silence: Duration? = nil
+  ) -> Reply {
+    var deadline = deadline
     var reply = unread
     unread = []
     var lineStart = 0
@@ -70,7 +77,10 @@ final class SSIPConversation {
       if reply.count >= limit { return .lines(Array(reply.prefix(limit))) }
       let left = ContinuousClock.now.duration(to: deadline)
       guard left > .zero else { return .silence }
-      let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+      // Rounded up, so that silence is waited for at least as long as asked.
+      let milliseconds =
+        left.components.seconds * 1000 + (left.components.attoseconds + 999_999_999_999_999)
+        / 1_000_000_000_000_000
       let ready = poll(&entry, 1, Int32(clamping: max(milliseconds, 1)))
       if ready < 0 && errno == EINTR { continue }
       guard ready > 0 else { return .silence }
@@ -78,6 +88,7 @@ final class SSIPConversation {
       if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
       guard count > 0 else { return .closed(reply) }
       reply += buffer[0..<count]
+      if let silence { deadline = max(deadline, .now + silence) }
     }
   }
 

@@ -112,7 +112,8 @@ public enum SpeechdAddress: Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-/// Why ``SpeechdClient/connect(address:environment:appName:)`` failed.
+/// Why ``SpeechdClient/connect(address:environment:appName:)`` failed, or a list of
+/// ``SpeechdLists`` could not be read.
 public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The address text is not in `SPEECHD_ADDRESS` syntax. `source` names where it came from.
   case invalidAddress(String, source: String)
@@ -129,7 +130,16 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
   case nothingForwarded(forwardedPath: String, local: SpeechdAddress, detail: String)
 
   /// One sentence that names the cause and the fix.
-  public var description: String {
+  ///
+  /// Under SSH, the fix is to forward speech-dispatcher from the user's own machine; this
+  /// sentence says to do it with a `RemoteForward` line, and a command that writes such
+  /// lines names itself with ``sentence(forwardingWith:)``.
+  public var description: String { sentence(forwardingWith: "a RemoteForward line in ~/.ssh/config") }
+
+  /// One sentence that names the cause and the fix, where `howToForward` says how a person
+  /// forwards speech-dispatcher over SSH, for the end of a sentence; the library knows no
+  /// command line, so its caller says.
+  public func sentence(forwardingWith howToForward: String) -> String {
     switch self {
     case .invalidAddress(let text, let source):
       "\(source) \"\(text)\" is not a speech-dispatcher address; "
@@ -145,11 +155,11 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
       "announce found a speech-dispatcher socket forwarded over SSH at \(path), but nothing answers "
         + "there because the SSH session that forwarded it has ended"
         + (removed ? " (announce removed it)" : "")
-        + "; log in again with the RemoteForward line of announce init ssh, or set SPEECHD_ADDRESS."
+        + "; log in again with \(howToForward), or set SPEECHD_ADDRESS."
     case .nothingForwarded(let forwardedPath, let local, let detail):
       "announce found no speech-dispatcher socket forwarded over SSH at \(forwardedPath) and could not "
         + "reach speech-dispatcher at \(local): \(Self.reason(in: detail)); forward the one on your own "
-        + "machine with the lines of announce init ssh, or start speech-dispatcher here."
+        + "machine with \(howToForward), or start speech-dispatcher here."
     }
   }
 

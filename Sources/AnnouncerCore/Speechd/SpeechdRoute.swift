@@ -11,7 +11,7 @@ package enum SpeechdRoute: Sendable, Equatable {
   /// The forwarded socket at `path` if one is there, else `local`.
   case forwardedFirst(path: String, local: SpeechdAddress)
 
-  /// The route for `explicit` (`--address`) and `environment`; `userID` names the
+  /// The route for an address given `explicit`ly and `environment`; `userID` names the
   /// forwarded socket when there is no runtime directory.
   package static func resolve(
     _ explicit: String?, environment: [String: String], userID: UInt32 = getuid()

@@ -1,11 +1,14 @@
 /// What speech-dispatcher can list: its output modules and each module's voices.
+///
+/// A list that cannot be read whole (the daemon stopped answering, or went away) is an
+/// error, never a shorter or empty list.
 package protocol VoiceListing: Sendable {
   /// The module a message that names none is spoken with.
-  func defaultOutputModule() async -> String
-  /// The output modules, or an empty list when they cannot be listed.
-  func outputModules() async -> [String]
-  /// The voices of `module` for `language` (or every language).
-  func synthesisVoices(module: String?, language: String?) async -> [SynthesisVoice]
+  func defaultOutputModule() async throws(SpeechdConnectError) -> String
+  /// The output modules.
+  func outputModules() async throws(SpeechdConnectError) -> [String]
+  /// The voices of `module` (the default one when `nil`), in every language; empty when it lists none.
+  func synthesisVoices(module: String?) async throws(SpeechdConnectError) -> [SynthesisVoice]
 }
 
 /// The names speech-dispatcher knows, asked once per run (the voices once per module),
@@ -14,12 +17,14 @@ package protocol VoiceListing: Sendable {
 ///
 /// A module that lists no voices (generic modules such as `sd_generic` list none) cannot
 /// be checked, so any voice and language are accepted for it; the same holds when the
-/// modules cannot be listed at all.
+/// daemon lists no modules. A list that could not be read is not remembered: the next
+/// question asks again.
 package actor VoiceCatalog {
   private let listing: any VoiceListing
   private let howToList: @Sendable (_ module: String) -> String
   private var modules: [String]?
   private var voicesByModule: [String: [SynthesisVoice]] = [:]
+  private var defaultModule: String?
 
   /// A catalog that asks `listing` the first time it needs to know.
   ///
@@ -40,11 +45,13 @@ package actor VoiceCatalog {
   /// A language is accepted when some voice of the module has it, ignoring case, or has
   /// a more or less specific form of it: `en` is accepted for a module with `en-US`, and
   /// `de-AT` for a module with `de`.
-  package func problem(with voice: VoiceOptions) async -> String? {
-    if let module = voice.outputModule, let problem = await moduleProblem(module) { return problem }
+  ///
+  /// - Throws: ``SpeechdConnectError`` when a list it needs cannot be read.
+  package func problem(with voice: VoiceOptions) async throws(SpeechdConnectError) -> String? {
+    if let module = voice.outputModule, let problem = try await moduleProblem(module) { return problem }
     guard voice.voiceName != nil || voice.language != nil else { return nil }
-    let module = await resolved(voice.outputModule)
-    let voices = await voices(of: module)
+    let module = try await resolved(voice.outputModule)
+    let voices = try await voices(of: module)
     guard !voices.isEmpty else { return nil }
     if let name = voice.voiceName {
       if !voices.contains(where: { $0.name == name }) {
@@ -63,36 +70,43 @@ package actor VoiceCatalog {
   }
 
   /// Why speech-dispatcher has no output module `name`, as one sentence; `nil` when it has one.
-  private func moduleProblem(_ name: String) async -> String? {
-    let modules = await allModules()
+  private func moduleProblem(_ name: String) async throws(SpeechdConnectError) -> String? {
+    let modules = try await allModules()
     guard !modules.isEmpty, !modules.contains(name) else { return nil }
     return "speech-dispatcher has no output module \"\(name)\"; it has \(Self.list(modules))."
   }
 
-  private func allModules() async -> [String] {
+  private func allModules() async throws(SpeechdConnectError) -> [String] {
     if let modules { return modules }
-    let listed = await listing.outputModules()
+    let listed = try await listing.outputModules()
     modules = listed
     return listed
   }
 
-  private func voices(of module: String) async -> [SynthesisVoice] {
+  private func voices(of module: String) async throws(SpeechdConnectError) -> [SynthesisVoice] {
     if let voices = voicesByModule[module] { return voices }
-    let listed = await listing.synthesisVoices(module: module, language: nil)
+    let listed = try await listing.synthesisVoices(module: module)
     voicesByModule[module] = listed
     return listed
   }
 
   /// The voices of `module` (the default one when `nil`) that speak `language` (all when
   /// `nil`), from the list this catalog already asked for when it has one.
-  package func voices(of module: String?, speaking language: String?) async -> [SynthesisVoice] {
-    await voices(of: resolved(module)).filter { voice in language.map(voice.speaks) ?? true }
+  ///
+  /// - Throws: ``SpeechdConnectError`` when the list cannot be read.
+  package func voices(
+    of module: String?, speaking language: String?
+  ) async throws(SpeechdConnectError) -> [SynthesisVoice] {
+    try await voices(of: resolved(module)).filter { voice in language.map(voice.speaks) ?? true }
   }
 
   /// `module`, or the module a message that names none is spoken with.
-  private func resolved(_ module: String?) async -> String {
+  private func resolved(_ module: String?) async throws(SpeechdConnectError) -> String {
     if let module { return module }
-    return await listing.defaultOutputModule()
+    if let defaultModule { return defaultModule }
+    let found = try await listing.defaultOutputModule()
+    defaultModule = found
+    return found
   }
 
   /// `a`, `a and b`, `a, b and c`.

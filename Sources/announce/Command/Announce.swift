@@ -3,8 +3,9 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 
-/// The `announce` command: parses, validates, and maps outcomes to exit status.
-/// Everything else happens in AnnouncerCore. ``Main`` starts it.
+/// The `announce` command: its options and their validation. A parsed command is the
+/// request that ``AnnounceRun`` carries out; the speech itself happens in AnnouncerCore.
+/// ``Main`` starts it.
 struct Announce: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce",
@@ -21,9 +22,16 @@ struct Announce: AsyncParsableCommand {
     version: announceVersion
   )
 
-  @OptionGroup(title: "Announcer") var announcer: AnnouncerOptions
+  @OptionGroup(title: "Announcer") var announcerOptions: AnnouncerOptions
   @OptionGroup(title: "Voice") var voice: VoiceArguments
   @OptionGroup(title: "Connection and output") var output: OutputOptions
+  @OptionGroup(title: Self.modesTitle) var input: InputOptions
+  @OptionGroup(title: Self.modesTitle) var listing: ListingOptions
+  @OptionGroup(title: Self.modesTitle) var detach: DetachOptions
+
+  /// One section of the help for the options that choose what a run does: each is
+  /// too small to be a section of its own.
+  static let modesTitle = "Input, listing and detached delivery"
 
   @Argument(help: "The announcements, one per argument; none or \"-\" reads standard input.")
   var texts: [String] = []
@@ -37,96 +45,36 @@ struct Announce: AsyncParsableCommand {
 
   mutating func validate() throws {
     let environment = Self.environment
-    try announcer.resolve(environment: environment)
+    try announcerOptions.resolve(environment: environment)
     try voice.resolve(environment: environment)
     try output.validate()
+    if detach.requested && listing.anything {
+      throw ValidationError(
+        "--detach delivers announcements; leave it out with --list-modules and --list-voices.")
+    }
+    if detach.requested && (output.json || output.verbose) {
+      throw ValidationError(
+        "--detach returns before anything is spoken, so \(output.json ? "--json" : "--verbose") would print nothing; leave it out and read the outcomes in \(OutcomeLog.defaultPath(environment: Self.environment))."
+      )
+    }
     if texts.count > 1 && texts.contains("-") {
       throw ValidationError(
         "\"-\" reads standard input and must be the only TEXT; give the texts without \"-\", or pipe them all in."
       )
     }
-    if output.input == .json && !readsStandardInput {
+    if input.format == .json && !readsStandardInput {
       throw ValidationError("--input json reads standard input; give no TEXT, or \"-\".")
     }
-    if output.detach && readsStandardInput && isatty(0) == 1 {
+    if detach.requested && readsStandardInput && isatty(0) == 1 {
       throw ValidationError(
         "--detach cannot read announcements from the terminal; give them as TEXT, or pipe them in.")
     }
   }
 
+  /// Hands the run to ``AnnounceRun`` and exits with the status of its result, which
+  /// ``ExitStatus/of(_:)`` decides, whichever way the run ended.
   func run() async throws {
-    let log = output.detachedChild ? OutcomeLog.forUser(environment: Self.environment) : nil
-    let terminal = Terminal(quiet: output.quiet, log: log)
-    if output.listModules || output.listVoices {
-      try await listDiscovery(terminal: terminal)
-      return
-    }
-    if announcer.ssml && !readsStandardInput {
-      for text in texts {
-        if let problem = SSMLValidator.problem(in: text) {
-          terminal.failure(
-            "Bad input: \(problem.capitalizedFirst); fix the SSML or leave out --ssml.",
-            status: ExitStatus.badInput)
-          throw ExitCode(ExitStatus.badInput)
-        }
-      }
-    }
-    if output.detach { try await detachDelivery(terminal: terminal) }
-    let speaker = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
-      try await Announcer.speechd(
-        address: output.address, appName: output.appName,
-        defaultTimeout: .seconds(announcer.resolvedTimeout),
-        maxWaiting: announcer.resolvedMaxQueue, environment: Self.environment,
-        // Without a word, announcers would talk over each other with no hint why.
-        whenTurnsUnavailable: { terminal.error($0.message) })
-    }
-    if output.verbose, let service = speaker.speechService {
-      terminal.error("Connected to speech-dispatcher at \(service).")
-    }
-    // Names speech-dispatcher does not know would be spoken with some other voice.
-    let catalog = speaker.voiceListing.map { VoiceCatalog($0, howToList: Self.howToListVoices) }
-    if let problem = await catalog?.problem(with: voice.options) {
-      terminal.failure(problem, status: ExitStatus.usage)
-      await speaker.close()
-      throw ExitCode(ExitStatus.usage)
-    }
-    if readsStandardInput && isatty(0) == 1 {
-      terminal.error("Reading announcements from the terminal, one per line; press Control-D to finish.")
-    }
-    let session = AnnounceSession(
-      announcer: speaker, defaults: announcement(text: ""), catalog: catalog,
-      sinks: sinks(terminal: terminal, log: log), terminal: terminal)
-    let signals = SignalTrap { signalNumber in
-      await session.cancelAll()
-      return ExitStatus.interrupted(by: signalNumber)
-    }
-    defer { signals.disarm() }
-
-    let lines: AsyncStream<InputLines.Line> =
-      readsStandardInput
-      ? InputLines.standardInput()
-      : AsyncStream { continuation in
-        for (index, text) in texts.enumerated() {
-          continuation.yield(InputLines.Line(number: index + 1, text: text))
-        }
-        continuation.finish()
-      }
-    let summary = await session.run(lines, format: output.input, ssml: announcer.ssml)
-    // The signal's handler exits too, once it has the same outcomes reported; whichever
-    // comes first, the status is the signal's.
-    if let signalNumber = signals.received { throw ExitCode(ExitStatus.interrupted(by: signalNumber)) }
-    if summary.failures.contains(.disconnected) {
-      terminal.failure(
-        "speech-dispatcher at \(speaker.speechService ?? "its address") went away and did not come back in time; "
-          + "start it again, and read its log in ~/.cache/speech-dispatcher/log if it keeps stopping.",
-        status: ExitStatus.serviceUnavailable)
-    }
-    if summary.dropped > 0 {
-      terminal.error(
-        "Skipped \(summary.dropped) announcement\(summary.dropped == 1 ? "" : "s") because more than "
-          + "\(announcer.resolvedMaxQueue) were waiting; raise --max-queue to keep more.")
-    }
-    let status = ExitStatus.forSummary(summary)
+    let status = ExitStatus.of(await AnnounceRun(self).result())
     if status != ExitStatus.success { throw ExitCode(status) }
   }
 
@@ -145,48 +93,80 @@ struct Announce: AsyncParsableCommand {
     return sinks
   }
 
-  /// Runs `connect`; on failure, says why in one sentence and exits with the matching status.
+  /// Runs `connect`; on failure, the sentence that says why and the matching status.
   func connecting<Backend>(
-    terminal: Terminal, _ connect: () async throws(SpeechdConnectError) -> Backend
-  ) async throws -> Backend {
+    _ connect: () async throws(SpeechdConnectError) -> Backend
+  ) async throws(RunFailure) -> Backend {
     do {
       return try await connect()
     } catch {
-      let status = ExitStatus.forConnectError(error)
-      terminal.failure(error.description, status: status)
-      throw ExitCode(status)
+      throw RunFailure(
+        error.sentence(forwardingWith: Self.howToForward), status: ExitStatus.forConnectError(error))
     }
   }
 
-  private func listDiscovery(terminal: Terminal) async throws {
-    let client = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
+  /// How a person sets up the forwarding of speech from a server, for the end of a sentence.
+  static let howToForward = "the lines of announce init ssh"
+
+  /// `--list-modules` and `--list-voices`: the names go to standard output, one a line. A
+  /// list cut short is an error, never a shorter list, and an empty one is no success either.
+  func listDiscovery() async throws(RunFailure) {
+    let client = try await connecting { () throws(SpeechdConnectError) in
       try await SpeechdClient.connect(
         address: output.address, environment: Self.environment, appName: output.appName)
     }
-    if output.listModules {
-      for module in await client.outputModules() { print(module) }
-    }
-    if output.listVoices {
-      // The same check as before speaking: an unknown module or language is a usage error.
-      let catalog = VoiceCatalog(client, howToList: Self.howToListVoices)
-      let asked = VoiceOptions(language: voice.language, outputModule: voice.outputModule)
-      if let problem = await catalog.problem(with: asked) {
-        terminal.failure(problem, status: ExitStatus.usage)
-        await client.close()
-        throw ExitCode(ExitStatus.usage)
-      }
-      let voices = await catalog.voices(of: voice.outputModule, speaking: voice.language)
-      for voice in voices { print("\(voice.name)\t\(voice.language)\t\(voice.variant)") }
+    let listed: Result<Void, RunFailure>
+    do {
+      try await list(from: SpeechdLists(address: client.address))
+      listed = .success(())
+    } catch {
+      listed = .failure(error)
     }
     await client.close()
+    try listed.get()
+  }
+
+  private func list(from lists: SpeechdLists) async throws(RunFailure) {
+    if listing.modules {
+      let modules = try await connecting { () throws(SpeechdConnectError) in
+        try await lists.outputModules()
+      }
+      guard !modules.isEmpty else {
+        throw RunFailure(
+          "speech-dispatcher at \(lists.address) lists no output modules, so it cannot speak; "
+            + "install one, such as the package speech-dispatcher-espeak-ng, and start it again.",
+          status: ExitStatus.serviceUnavailable)
+      }
+      for module in modules { print(module) }
+    }
+    if listing.voices {
+      // The same check as before speaking: an unknown module or language is a usage error.
+      let catalog = VoiceCatalog(lists, howToList: Self.howToListVoices)
+      let asked = VoiceOptions(language: voice.language, outputModule: voice.outputModule)
+      let problem = try await connecting { () throws(SpeechdConnectError) in
+        try await catalog.problem(with: asked)
+      }
+      if let problem { throw RunFailure(problem, status: ExitStatus.usage) }
+      let voices = try await connecting { () throws(SpeechdConnectError) in
+        try await catalog.voices(of: voice.outputModule, speaking: voice.language)
+      }
+      guard !voices.isEmpty else {
+        let module = voice.outputModule.map { "output module \"\($0)\"" } ?? "default output module"
+        throw RunFailure(
+          "speech-dispatcher's \(module) lists no voices, so none can be chosen by name; "
+            + "it speaks with the voice its own configuration sets.",
+          status: ExitStatus.serviceUnavailable)
+      }
+      for voice in voices { print("\(voice.name)\t\(voice.language)\t\(voice.variant)") }
+    }
   }
 
   /// The announcement every input becomes, before per-line JSON options.
   func announcement(text: String) -> Announcement {
-    Announcement(
-      text, isSSML: announcer.ssml, priority: announcer.resolvedPriority,
-      retryTimeout: .seconds(announcer.resolvedTimeout), delay: .seconds(announcer.delay ?? 0),
-      voice: voice.options, soundIcon: announcer.soundIcon, resume: !announcer.restart)
+    var result = Announcement(text)
+    announcerOptions.apply(to: &result)
+    voice.apply(to: &result)
+    return result
   }
 }
 

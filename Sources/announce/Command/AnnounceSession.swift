@@ -52,7 +52,7 @@ final class AnnounceSession: Sendable {
 
   /// Announces every line, waits until each has its outcome, and sums up.
   func run(
-    _ lines: AsyncStream<InputLines.Line>, format: OutputOptions.InputFormat, ssml: Bool
+    _ lines: AsyncStream<InputLines.Line>, format: InputOptions.Format, ssml: Bool
   )
     async -> RunSummary
   {
@@ -119,7 +119,7 @@ final class AnnounceSession: Sendable {
   }
 
   private func announcement(
-    for line: InputLines.Line, format: OutputOptions.InputFormat, ssml: Bool
+    for line: InputLines.Line, format: InputOptions.Format, ssml: Bool
   ) -> Result<Announcement, LineError> {
     if line.isOverlong {
       return .failure(
@@ -149,8 +149,10 @@ final class AnnounceSession: Sendable {
   private func checked(
     _ announcement: Result<Announcement, LineError>
   ) async -> Result<Announcement, LineError> {
+    // A check cut short lets the line through: the announcer meets the same silent daemon
+    // and says so when the announcement gives up.
     guard case .success(let found) = announcement, found.voice != defaults.voice, let catalog,
-      let problem = await catalog.problem(with: found.voice)
+      let problem = try? await catalog.problem(with: found.voice)
     else { return announcement }
     return .failure(LineError(problem.hasSuffix(".") ? String(problem.dropLast()) : problem))
   }

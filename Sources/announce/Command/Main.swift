@@ -15,12 +15,16 @@ enum Main {
     // fail with EPIPE, which Terminal ignores. (libspeechd also writes with plain write().)
     signal(SIGPIPE, SIG_IGN)
     let arguments = Array(CommandLine.arguments.dropFirst())
-    switch arguments.first {
-    case "init" where arguments.dropFirst().first == SSHInit.name:
-      await OneLineErrors.main(SSHInit.self, Array(arguments.dropFirst(2)))
-    case "init": await OneLineErrors.main(ShellInit.self, Array(arguments.dropFirst()))
-    case HookFinished.name: await HookFinished.main(Array(arguments.dropFirst()))
-    default: await OneLineErrors.main(Announce.self, arguments)
-    }
+    let status =
+      switch arguments.first {
+      case "init" where arguments.dropFirst().first == SSHInit.name:
+        await OneLineErrors.status(of: SSHInit.self, Array(arguments.dropFirst(2)))
+      case "init": await OneLineErrors.status(of: ShellInit.self, Array(arguments.dropFirst()))
+      case HookFinished.name: await OneLineErrors.status(of: HookFinished.self, Array(arguments.dropFirst()))
+      case TmuxAlert.name: await OneLineErrors.status(of: TmuxAlert.self, Array(arguments.dropFirst()))
+      default: await OneLineErrors.status(of: Announce.self, arguments)
+      }
+    // The one exit: a signal ends a run through the same result as its normal end.
+    exit(status)
   }
 }

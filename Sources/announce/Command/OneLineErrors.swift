@@ -8,36 +8,38 @@ import Glibc
 /// ArgumentParser's own report is three or four ("Error:", "Help:", "Usage:", "See …").
 /// Help, version and completion requests still print as ArgumentParser prints them.
 enum OneLineErrors {
-  /// Parses `arguments` as `Command`, runs it, and exits with its status.
-  static func main<Command: ParsableCommand>(_ command: Command.Type, _ arguments: [String]) async {
-    var parsed: any ParsableCommand
+  /// Parses `arguments` as `Command`, runs it, and returns its exit status.
+  static func status<Command: ParsableCommand>(of command: Command.Type, _ arguments: [String]) async -> Int32
+  {
     do {
-      parsed = try Command.parseAsRoot(arguments)
-    } catch {
-      exit(Command.self, error)
-    }
-    do {
+      var parsed = try Command.parseAsRoot(arguments)
       if var asynchronous = parsed as? any AsyncParsableCommand {
         try await asynchronous.run()
       } else {
         try parsed.run()
       }
+      return ExitStatus.success
     } catch {
-      exit(Command.self, error)
+      return report(Command.self, error)
     }
   }
 
-  /// Exits for `error`: help and version print normally, an ``ExitCode`` from `run` exits
-  /// quietly (its message was written already), and anything else is one line.
-  private static func exit<Command: ParsableCommand>(_ command: Command.Type, _ error: any Error) -> Never {
+  /// Reports `error` and returns its exit status: help and version print as ArgumentParser
+  /// prints them, an ``ExitCode`` from `run` is quiet (its sentence was said already), and
+  /// anything else is one line on standard error.
+  private static func report<Command: ParsableCommand>(_ command: Command.Type, _ error: any Error) -> Int32 {
+    if let code = error as? ExitCode { return code.rawValue }
     let code = Command.exitCode(for: error)
-    if code == .success || error is ExitCode { Command.exit(withError: error) }
-    let line = sentence(
-      Command.message(for: error), commandName: Command.configuration.commandName ?? "announce")
-    // Through Terminal, which gives up quietly on a standard error that cannot be
-    // written (FileHandle traps on EPIPE, ENOSPC and EBADF).
-    Terminal(quiet: false).error(line)
-    Glibc.exit(code.rawValue)
+    // Through Terminal, which gives up quietly on an output that cannot be written
+    // (FileHandle traps on EPIPE, ENOSPC and EBADF).
+    if code == .success {
+      let message = Command.fullMessage(for: error)
+      if !message.isEmpty { Terminal(quiet: false).standardOutput(message) }
+    } else {
+      Terminal(quiet: false).error(
+        sentence(Command.message(for: error), commandName: Command.configuration.commandName ?? "announce"))
+    }
+    return code.rawValue
   }
 
   /// `message` as one line: `announce: <what is wrong> (see announce --help).`

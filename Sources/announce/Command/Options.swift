@@ -1,212 +1,187 @@
 import AnnouncerCore
 import ArgumentParser
-import FoundationEssentials
-import Glibc
+
+/// Every setting of an announcement, each declared once: its option, range, default,
+/// environment variable, JSON field, help, and where it goes in an announcement.
+///
+/// To add one: declare it here; give it a property in its group below,
+/// `@Option(Settings.name) var name: Type?`; and list the two in the group's
+/// `properties`. Parsing, validation, the environment, `--input json`, `--help` and the
+/// command line's announcement then all have it. A JSON key is all a setting needs to
+/// be a field of `--input json`; a variable, all it needs to be read from the
+/// environment. Tests fail when an option is missing from `--help` or the man page, or
+/// a JSON field or variable from the README or the man page.
+enum Settings {
+  static let timeout = Setting<Double>(
+    option: "timeout", short: "t", valueName: "seconds",
+    summary: "Retry window in seconds, counted from the first attempt; 0 means no retry",
+    rule: .seconds, defaultText: "\(Announcement.defaultRetryTimeout.components.seconds)",
+    variable: "ANNOUNCE_TIMEOUT", jsonKey: "timeout"
+  ) { $0.retryTimeout = .seconds($1) }
+
+  static let delay = Setting<Double>(
+    option: "delay", valueName: "seconds", summary: "Seconds to wait before the first attempt",
+    rule: .seconds, defaultText: JSONValue.numberText(Announcement("").delay.seconds), jsonKey: "delay"
+  ) { $0.delay = .seconds($1) }
+
+  static let priority = Setting<SpeechPriority>(
+    option: "priority", short: "P", valueName: "priority",
+    summary: "speech-dispatcher priority of every attempt",
+    rule: .choice, defaultText: Announcement("").priority.rawValue, variable: "ANNOUNCE_PRIORITY",
+    jsonKey: "priority"
+  ) { $0.priority = $1 }
+
+  static let soundIcon = Setting<String>(
+    option: "sound-icon", short: "I", valueName: "name",
+    summary:
+      "Play this sound icon before each announcement, such as \"message\" from the sound-icons package",
+    rule: .word(example: "message")
+  ) { $0.soundIcon = $1 }
+
+  static let ssml = Setting<Bool>(
+    option: "ssml", short: "x",
+    summary: "TEXT is SSML; it must be well-formed XML with a <speak> root",
+    rule: .boolean, jsonKey: "ssml"
+  ) { $0.isSSML = $1 }
+
+  static let restart = Setting<Bool>(
+    option: "restart",
+    summary:
+      "A retry repeats the whole text; by default a retry of plain text resumes at the sentence that was cut off",
+    rule: .boolean
+  ) { $0.resume = !$1 }
+
+  /// `--restart`'s opposite, for one line of `--input json`: `"resume": false` restarts.
+  static let resume = Setting<Bool>(
+    summary: "Whether a retry resumes at the sentence that was cut off",
+    rule: .boolean, jsonKey: "resume"
+  ) { $0.resume = $1 }
+
+  static let maxQueue = Setting<Int>(
+    option: "max-queue", valueName: "count",
+    summary:
+      "At most this many announcements wait; when more arrive, the oldest waiting ones are skipped and a summary is spoken",
+    rule: .wholeNumber(in: AnnouncerOptions.maxQueueRange, example: AnnouncerOptions.defaultMaxQueue),
+    defaultText: "\(AnnouncerOptions.defaultMaxQueue)",
+    variable: "ANNOUNCE_MAX_QUEUE")
+
+  static let rate = Setting<Int>(
+    option: "rate", short: "r", valueName: "rate", summary: "Speaking rate", rule: .level,
+    variable: "ANNOUNCE_RATE", jsonKey: "rate"
+  ) { $0.voice.rate = $1 }
+
+  static let pitch = Setting<Int>(
+    option: "pitch", short: "p", valueName: "pitch", summary: "Pitch", rule: .level, jsonKey: "pitch"
+  ) { $0.voice.pitch = $1 }
+
+  static let pitchRange = Setting<Int>(
+    option: "pitch-range", short: "R", valueName: "range", summary: "Pitch range", rule: .level
+  ) { $0.voice.pitchRange = $1 }
+
+  static let volume = Setting<Int>(
+    option: "volume", short: "i", valueName: "volume", summary: "Volume", rule: .level, jsonKey: "volume"
+  ) { $0.voice.volume = $1 }
+
+  static let language = Setting<String>(
+    option: "language", short: "l", valueName: "language", summary: "Language, such as en or de",
+    rule: .word(example: "en"), variable: "ANNOUNCE_LANGUAGE", jsonKey: "language"
+  ) { $0.voice.language = $1 }
+
+  static let voice = Setting<String>(
+    option: "voice", short: "y", valueName: "voice",
+    summary: "Synthesis voice, as listed by --list-voices", rule: .word(example: "Alex"),
+    variable: "ANNOUNCE_VOICE", jsonKey: "voice"
+  ) { $0.voice.voiceName = $1 }
+
+  static let voiceType = Setting<VoiceOptions.VoiceType>(
+    option: "voice-type", valueName: "type", summary: "Symbolic voice type", rule: .choice
+  ) { $0.voice.voiceType = $1 }
+
+  static let outputModule = Setting<String>(
+    option: "output-module", short: "o", valueName: "module", summary: "Output module, such as espeak-ng",
+    rule: .word(example: "espeak-ng"), variable: "ANNOUNCE_MODULE"
+  ) { $0.voice.outputModule = $1 }
+
+  static let punctuation = Setting<VoiceOptions.Punctuation>(
+    option: "punctuation", short: "m", valueName: "level", summary: "How much punctuation is spoken",
+    rule: .choice
+  ) { $0.voice.punctuation = $1 }
+
+  static let spell = Setting<Bool>(
+    option: "spell", short: "s", summary: "Spell the text letter by letter",
+    rule: .boolean
+  ) { $0.voice.spell = $1 }
+
+  /// Every setting, in the order of `--help`, and the JSON fields that no option has; a
+  /// line of `--input json` reads its fields in this order, so that of two bad fields it
+  /// names the same one each time.
+  static let all: [any AnySetting] =
+    AnnouncerOptions.properties.map(\.setting) + [resume] + VoiceArguments.properties.map(\.setting)
+}
 
 /// How hard and when each announcement is tried.
-struct AnnouncerOptions: ParsableArguments {
-  @Option(
-    name: [.short, .long], parsing: .unconditional,
-    help: ArgumentHelp(
-      "Retry window in seconds, counted from the first attempt; 0 means no retry (default: 3, or ANNOUNCE_TIMEOUT).",
-      valueName: "seconds"))
-  var timeout: Double?
+struct AnnouncerOptions: SettingsGroup {
+  @Option(Settings.timeout) var timeout: Double?
+  @Option(Settings.delay) var delay: Double?
+  @Option(Settings.priority) var priority: SpeechPriority?
+  @Option(Settings.soundIcon) var soundIcon: String?
+  @Flag(Settings.ssml) var ssml: Bool
+  @Flag(Settings.restart) var restart: Bool
+  @Option(Settings.maxQueue) var maxQueue: Int?
 
-  @Option(
-    parsing: .unconditional,
-    help: ArgumentHelp("Seconds to wait before the first attempt (default: 0).", valueName: "seconds"))
-  var delay: Double?
-
-  @Option(
-    name: [.customShort("P"), .long],
-    help: ArgumentHelp(
-      "speech-dispatcher priority of every attempt (default: text, or ANNOUNCE_PRIORITY).",
-      valueName: "priority"))
-  var priority: SpeechPriority?
-
-  @Option(
-    name: [.customShort("I"), .long],
-    help: ArgumentHelp(
-      "Play this sound icon before each announcement, such as \"message\" from the sound-icons package.",
-      valueName: "name"))
-  var soundIcon: String?
-
-  @Flag(
-    name: [.customShort("x"), .long],
-    help: "TEXT is SSML; it must be well-formed XML with a <speak> root.")
-  var ssml = false
-
-  @Flag(
-    help:
-      "A retry repeats the whole text; by default a retry of plain text resumes at the sentence that was cut off."
-  )
-  var restart = false
-
-  @Option(
-    parsing: .unconditional,
-    help: ArgumentHelp(
-      "At most this many announcements wait; when more arrive, the oldest waiting ones are skipped and a summary is spoken (default: 50, or ANNOUNCE_MAX_QUEUE).",
-      valueName: "count"))
-  var maxQueue: Int?
-
-  /// The queue bound after the environment is consulted.
-  private(set) var resolvedMaxQueue = 50
-  /// The largest queue bound accepted.
+  /// The queue bound when neither `--max-queue` nor `ANNOUNCE_MAX_QUEUE` gives one.
+  static let defaultMaxQueue = 50
+  /// The queue bounds accepted.
   static let maxQueueRange = 1...1_000_000
 
+  /// The queue bound after the environment is consulted.
+  var resolvedMaxQueue: Int { maxQueue ?? Self.defaultMaxQueue }
   /// The timeout after the environment is consulted.
-  private(set) var resolvedTimeout = Double(Announcement.defaultRetryTimeout.components.seconds)
-  /// The priority after the environment is consulted.
-  private(set) var resolvedPriority: SpeechPriority = .text
+  var resolvedTimeout: Double { timeout ?? Announcement.defaultRetryTimeout.seconds }
 
-  mutating func resolve(environment: [String: String]) throws {
-    if let timeout {
-      guard Announcement.acceptsWait(timeout) else {
-        throw ValidationError("--timeout must be a number of seconds from 0 to 86400, such as 3 or 0.5.")
-      }
-      resolvedTimeout = timeout
-    } else if let text = environment["ANNOUNCE_TIMEOUT"], !text.isEmpty {
-      guard let value = Double(text), Announcement.acceptsWait(value) else {
-        throw ValidationError(
-          "ANNOUNCE_TIMEOUT=\(text) is not a number of seconds from 0 to 86400; set it to one, such as 3, or unset it."
-        )
-      }
-      resolvedTimeout = value
-    }
-    if let delay, !Announcement.acceptsWait(delay) {
-      throw ValidationError("--delay must be a number of seconds from 0 to 86400, such as 1 or 0.5.")
-    }
-    if let priority {
-      resolvedPriority = priority
-    } else if let text = environment["ANNOUNCE_PRIORITY"], !text.isEmpty {
-      guard let value = SpeechPriority(rawValue: text) else {
-        throw ValidationError(
-          "ANNOUNCE_PRIORITY=\(text) is not a priority; use one of \(SpeechPriority.allValueStrings.joined(separator: ", ")), or unset it."
-        )
-      }
-      resolvedPriority = value
-    }
-    if let maxQueue {
-      guard Self.maxQueueRange.contains(maxQueue) else {
-        throw ValidationError("--max-queue must be a whole number from 1 to 1000000, such as 50.")
-      }
-      resolvedMaxQueue = maxQueue
-    } else if let text = environment["ANNOUNCE_MAX_QUEUE"], !text.isEmpty {
-      guard let value = Int(text), Self.maxQueueRange.contains(value) else {
-        throw ValidationError(
-          "ANNOUNCE_MAX_QUEUE=\(text) is not a whole number from 1 to 1000000; set it to one, such as 50, or unset it."
-        )
-      }
-      resolvedMaxQueue = value
-    }
-    if let soundIcon, !VoiceOptions.isSafeName(soundIcon) {
-      throw ValidationError("--sound-icon needs the name of a sound icon, one word such as message.")
-    }
+  static var properties: [SettingProperty<Self>] {
+    [
+      .init(Settings.timeout, \.timeout), .init(Settings.delay, \.delay),
+      .init(Settings.priority, \.priority), .init(Settings.soundIcon, \.soundIcon),
+      .init(Settings.ssml, \.ssml), .init(Settings.restart, \.restart),
+      .init(Settings.maxQueue, \.maxQueue),
+    ]
   }
 }
 
 /// How the voice sounds: the options spd-say has.
-struct VoiceArguments: ParsableArguments {
-  @Option(
-    name: [.customShort("r"), .long], parsing: .unconditional,
-    help: ArgumentHelp("Speaking rate, -100 to 100 (default: ANNOUNCE_RATE).", valueName: "rate"))
-  var rate: Int?
+struct VoiceArguments: SettingsGroup {
+  @Option(Settings.rate) var rate: Int?
+  @Option(Settings.pitch) var pitch: Int?
+  @Option(Settings.pitchRange) var pitchRange: Int?
+  @Option(Settings.volume) var volume: Int?
+  @Option(Settings.language) var language: String?
+  @Option(Settings.voice) var voice: String?
+  @Option(Settings.voiceType) var voiceType: VoiceOptions.VoiceType?
+  @Option(Settings.outputModule) var outputModule: String?
+  @Option(Settings.punctuation) var punctuation: VoiceOptions.Punctuation?
+  @Flag(Settings.spell) var spell: Bool
 
-  @Option(
-    name: [.customShort("p"), .long], parsing: .unconditional,
-    help: ArgumentHelp("Pitch, -100 to 100.", valueName: "pitch"))
-  var pitch: Int?
-
-  @Option(
-    name: [.customShort("R"), .long], parsing: .unconditional,
-    help: ArgumentHelp("Pitch range, -100 to 100.", valueName: "range"))
-  var pitchRange: Int?
-
-  @Option(
-    name: [.customShort("i"), .long], parsing: .unconditional,
-    help: ArgumentHelp("Volume, -100 to 100.", valueName: "volume"))
-  var volume: Int?
-
-  @Option(
-    name: [.customShort("l"), .long],
-    help: ArgumentHelp("Language, such as en or de (default: ANNOUNCE_LANGUAGE).", valueName: "language"))
-  var language: String?
-
-  @Option(
-    name: [.customShort("y"), .long],
-    help: ArgumentHelp(
-      "Synthesis voice, as listed by --list-voices (default: ANNOUNCE_VOICE).", valueName: "voice"))
-  var voice: String?
-
-  @Option(help: ArgumentHelp("Symbolic voice type.", valueName: "type"))
-  var voiceType: VoiceOptions.VoiceType?
-
-  @Option(
-    name: [.customShort("o"), .long],
-    help: ArgumentHelp("Output module, such as espeak-ng (default: ANNOUNCE_MODULE).", valueName: "module"))
-  var outputModule: String?
-
-  @Option(
-    name: [.customShort("m"), .long],
-    help: ArgumentHelp("How much punctuation is spoken.", valueName: "level"))
-  var punctuation: VoiceOptions.Punctuation?
-
-  @Flag(name: [.customShort("s"), .long], help: "Spell the text letter by letter.")
-  var spell = false
-
-  mutating func resolve(environment: [String: String]) throws {
-    for (name, value) in [
-      ("--rate", rate), ("--pitch", pitch), ("--pitch-range", pitchRange), ("--volume", volume),
-    ] {
-      if let value, !VoiceOptions.levelRange.contains(value) {
-        throw ValidationError("\(name) must be a whole number from -100 to 100, not \(value).")
-      }
-    }
-    if rate == nil, let text = environment["ANNOUNCE_RATE"], !text.isEmpty {
-      guard let value = Int(text), VoiceOptions.levelRange.contains(value) else {
-        throw ValidationError(
-          "ANNOUNCE_RATE=\(text) is not a rate; set it to a whole number from -100 to 100, or unset it.")
-      }
-      rate = value
-    }
-    for (name, value) in [("--language", language), ("--voice", voice), ("--output-module", outputModule)] {
-      if let value, !isSingleWord(value) {
-        throw ValidationError("\(name) must be a single word, such as en or espeak-ng.")
-      }
-    }
-    voice = try voice ?? fromEnvironment("ANNOUNCE_VOICE", environment)
-    language = try language ?? fromEnvironment("ANNOUNCE_LANGUAGE", environment)
-    outputModule = try outputModule ?? fromEnvironment("ANNOUNCE_MODULE", environment)
+  static var properties: [SettingProperty<Self>] {
+    [
+      .init(Settings.rate, \.rate), .init(Settings.pitch, \.pitch),
+      .init(Settings.pitchRange, \.pitchRange), .init(Settings.volume, \.volume),
+      .init(Settings.language, \.language), .init(Settings.voice, \.voice),
+      .init(Settings.voiceType, \.voiceType), .init(Settings.outputModule, \.outputModule),
+      .init(Settings.punctuation, \.punctuation), .init(Settings.spell, \.spell),
+    ]
   }
 
-  private func fromEnvironment(_ name: String, _ environment: [String: String]) throws -> String? {
-    guard let text = environment[name], !text.isEmpty else { return nil }
-    guard isSingleWord(text) else {
-      throw ValidationError(
-        "\(name)=\(text) is not a single word; set it to a name such as en or espeak-ng, or unset it.")
-    }
-    return text
-  }
-
-  private func isSingleWord(_ text: String) -> Bool {
-    VoiceOptions.isSafeName(text)
-  }
-
+  /// The voice these options ask for; `nil` fields leave speech-dispatcher's own setting.
   var options: VoiceOptions {
-    VoiceOptions(
-      rate: rate, pitch: pitch, pitchRange: pitchRange, volume: volume, language: language,
-      voiceName: voice, voiceType: voiceType, outputModule: outputModule,
-      punctuation: punctuation, spell: spell)
+    var announcement = Announcement("")
+    apply(to: &announcement)
+    return announcement.voice
   }
 }
 
 /// Where to connect and what to print.
 struct OutputOptions: ParsableArguments {
-  /// How standard input is read.
-  enum InputFormat: String, ExpressibleByArgument, CaseIterable {
-    case lines, json
-  }
-
   @Option(
     help: ArgumentHelp(
       "speech-dispatcher address, as in SPEECHD_ADDRESS: unix_socket:PATH or inet_socket:HOST:PORT.",
@@ -218,12 +193,6 @@ struct OutputOptions: ParsableArguments {
     help: ArgumentHelp("Client name shown by speech-dispatcher.", valueName: "name"))
   var appName = "announce"
 
-  @Option(
-    help: ArgumentHelp(
-      "How standard input is read: one announcement per line, or one JSON object per line.",
-      valueName: "format"))
-  var input: InputFormat = .lines
-
   @Flag(name: .shortAndLong, help: "Print one plain line per event on standard error.")
   var verbose = false
 
@@ -233,32 +202,7 @@ struct OutputOptions: ParsableArguments {
   @Flag(name: .shortAndLong, help: "Print nothing on standard error except usage errors.")
   var quiet = false
 
-  @Flag(help: "List speech-dispatcher's output modules and exit.")
-  var listModules = false
-
-  @Flag(help: "List the synthesis voices of the chosen module and language, and exit.")
-  var listVoices = false
-
-  @Flag(
-    help:
-      "Check the input and the connection, then deliver in the background and exit 0 at once; outcomes go to ~/.local/state/announce/log.jsonl."
-  )
-  var detach = false
-
-  /// Set in the background process that `--detach` starts; see ``Detach``.
-  @Flag(name: .customLong("detached-child"), help: .private)
-  var detachedChild = false
-
   func validate() throws {
-    if detach && (listModules || listVoices) {
-      throw ValidationError(
-        "--detach delivers announcements; leave it out with --list-modules and --list-voices.")
-    }
-    if detach && (json || verbose) {
-      throw ValidationError(
-        "--detach returns before anything is spoken, so \(json ? "--json" : "--verbose") would print nothing; leave it out and read the outcomes in ~/.local/state/announce/log.jsonl."
-      )
-    }
     if let address, SpeechdAddress.parse(address) == nil {
       throw ValidationError(
         "--address \"\(address)\" is not a speech-dispatcher address; use unix_socket:PATH or inet_socket:HOST:PORT."
@@ -273,6 +217,60 @@ struct OutputOptions: ParsableArguments {
   }
 }
 
-extension SpeechPriority: ExpressibleByArgument {}
-extension VoiceOptions.VoiceType: ExpressibleByArgument {}
-extension VoiceOptions.Punctuation: ExpressibleByArgument {}
+/// How standard input is read.
+struct InputOptions: ParsableArguments {
+  /// The ways standard input can be read.
+  enum Format: String, ExpressibleByArgument, CaseIterable {
+    case lines, json
+  }
+
+  @Option(
+    name: .customLong("input"),
+    help: ArgumentHelp(
+      "How standard input is read: one announcement per line, or one JSON object per line.",
+      valueName: "format"))
+  var format: Format = .lines
+}
+
+/// What speech-dispatcher has, listed instead of speaking.
+struct ListingOptions: ParsableArguments {
+  @Flag(name: .customLong("list-modules"), help: "List speech-dispatcher's output modules and exit.")
+  var modules = false
+
+  @Flag(
+    name: .customLong("list-voices"),
+    help: "List the synthesis voices of the chosen module and language, and exit.")
+  var voices = false
+
+  /// Whether anything is listed, instead of announced.
+  var anything: Bool { modules || voices }
+}
+
+/// Delivery in the background.
+struct DetachOptions: ParsableArguments {
+  @Flag(
+    name: .customLong("detach"),
+    help:
+      "Check the input and the connection, then deliver in the background and exit 0 at once; outcomes go to ~/.local/state/announce/log.jsonl."
+  )
+  var requested = false
+
+  /// Set in the background process that `--detach` starts; see ``Detach``.
+  @Flag(name: .customLong("detached-child"), help: .private)
+  var isChild = false
+}
+
+extension SpeechPriority: ExpressibleByArgument {
+  /// A priority in any case, as in JSON input and `ANNOUNCE_PRIORITY`.
+  public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+
+extension VoiceOptions.VoiceType: ExpressibleByArgument {
+  /// A voice type in any case, as everywhere else.
+  public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+
+extension VoiceOptions.Punctuation: ExpressibleByArgument {
+  /// A punctuation level in any case, as everywhere else.
+  public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}

@@ -3,44 +3,53 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// Turns SIGINT and SIGTERM into a clean exit: `onSignal` cancels our speech and
-/// returns the exit status, then the process exits with it.
-final class SignalTrap {
-  private let sources: [DispatchSourceSignal]
-  private let caught = Caught()
+/// Takes over every ``HandledSignal`` while a run speaks: the first one that arrives calls
+/// `onSignal`, which cancels our speech and ends the run through the same place as its
+/// normal end. The trap exits nothing itself.
+final class SignalTrap: Sendable {
+  private let sources: Mutex<[any DispatchSourceSignal]>
+  private let caught: Caught
 
-  /// The first signal that arrived; 0 while none has.
+  /// The number of the first signal that arrived; 0 while none has. A class, so that
+  /// the signal handlers can share it.
   private final class Caught: Sendable {
     let number = Atomic<Int32>(0)
   }
 
-  init(onSignal: @escaping @Sendable (Int32) async -> Int32) {
-    let caught = self.caught
-    sources = [SIGINT, SIGTERM].map { number in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+  init(onSignal: @escaping @Sendable (HandledSignal) async -> Void) {
+    let caught = Caught()
+    let sources = HandledSignal.allCases.map { signal in
+      Glibc.signal(signal.number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: signal.number, queue: .global())
       source.setEventHandler {
-        _ = caught.number.compareExchange(expected: 0, desired: number, ordering: .sequentiallyConsistent)
-        Task {
-          let status = await onSignal(number)
-          exit(status)
-        }
+        // Claimed here, as the signal arrives and before our speech is cancelled, so that
+        // the session, which ends because of that cancelling, sees that a signal ends the run.
+        guard
+          caught.number.compareExchange(
+            expected: 0, desired: signal.number, ordering: .sequentiallyConsistent
+          ).exchanged
+        else { return }
+        Task { await onSignal(signal) }
       }
       source.resume()
       return source
     }
+    self.caught = caught
+    self.sources = Mutex(sources)
   }
 
   /// The signal that arrived, if one did. A run that ends because of it exits with the
   /// signal's status, not with the outcome of the announcements it cancelled.
-  var received: Int32? {
+  var received: HandledSignal? {
     let number = caught.number.load(ordering: .sequentiallyConsistent)
-    return number == 0 ? nil : number
+    return HandledSignal.allCases.first { $0.number == number }
   }
 
   /// Stops reacting to the signals; they stay ignored, so a late one cannot kill the
   /// process while it prints its results.
   func disarm() {
-    for source in sources { source.cancel() }
+    sources.withLock { sources in
+      for source in sources { source.cancel() }
+    }
   }
 }

@@ -1,3 +1,4 @@
+import CSpawn
 import FoundationEssentials
 import Glibc
 
@@ -16,10 +17,6 @@ enum Detach {
   static let childFlag = "--detached-child"
   /// The flag the user gives.
   static let flag = "--detach"
-
-  /// glibc's `POSIX_SPAWN_SETSID`, which Swift does not import: it is declared only
-  /// under `_GNU_SOURCE`. It is part of glibc's ABI since 2.26.
-  static let spawnSetSID: Int32 = 0x80
 
   /// The child's arguments: `arguments` without `--detach` before the end of the options
   /// (`--`), and with ``childFlag`` first.
@@ -67,7 +64,7 @@ enum Detach {
     posix_spawnattr_setsigmask(&attributes, &noSignals)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(
-      &attributes, Int16(spawnSetSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+      &attributes, cspawn_setsid | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
     let program = CommandLine.arguments.first ?? "announce"
     let argv = ([program] + childArguments(from: arguments)).map { strdup($0) } + [nil]

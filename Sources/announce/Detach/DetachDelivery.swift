@@ -1,31 +1,32 @@
 import AnnouncerCore
-import ArgumentParser
 import FoundationEssentials
 import Glibc
 
-extension Announce {
+extension AnnounceRun {
   /// `--detach`: connects, so that an unreachable speech-dispatcher is still reported
-  /// here with its exit status, then starts the delivery in the background and exits 0.
+  /// here with its exit status, then starts the delivery in the background.
   ///
-  /// It exits without returning as soon as the child runs, which closes the
-  /// connection; a polite goodbye would cost round trips of the latency that `--detach`
-  /// exists to save.
-  func detachDelivery(terminal: Terminal) async throws -> Never {
-    let client = try await connecting(terminal: terminal) { () throws(SpeechdConnectError) in
+  /// The connection is left open for the process's exit to close: a polite goodbye
+  /// would cost round trips of the latency that `--detach` exists to save.
+  func detach() async throws(RunFailure) -> RunResult {
+    let client = try await request.connecting { () throws(SpeechdConnectError) in
       try await SpeechdClient.connect(
-        address: output.address, environment: Self.environment, appName: output.appName)
+        address: request.output.address, environment: Announce.environment, appName: request.output.appName)
     }
     // The child has no standard error, so a log it cannot write is said here, and the
     // delivery goes on without it.
-    if let problem = OutcomeLog.forUser(environment: Self.environment).problem() { terminal.error(problem) }
+    if let problem = OutcomeLog.forUser(environment: Announce.environment).problem() {
+      terminal.error(problem)
+    }
     do {
       _ = try Detach.spawnChild(
         arguments: Array(CommandLine.arguments.dropFirst()),
-        passesStandardInput: readsStandardInput)
+        passesStandardInput: request.readsStandardInput)
     } catch {
-      terminal.error(error.description)
-      throw ExitCode(ExitStatus.serviceUnavailable)
+      throw RunFailure(error.description, status: ExitStatus.serviceUnavailable)
     }
-    withExtendedLifetime(client) { Glibc.exit(ExitStatus.success) }
+    // Kept until the process exits, so that nothing closes it politely before then.
+    _ = Unmanaged.passRetained(client)
+    return .detached
   }
 }

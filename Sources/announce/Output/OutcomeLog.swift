@@ -129,9 +129,12 @@ struct OutcomeLog: EventSink {
   ///
   /// The log and its lock file must be regular files owned by this user: a symbolic
   /// link there would make announce append to the link's target, and a FIFO would
-  /// block the writer while it holds the lock.
+  /// block the writer while it holds the lock. Then the steps of ``append(_:)`` before
+  /// its write are tried (they leave at most the directory and the lock file behind),
+  /// so that a read-only file system or a directory without write permission is named
+  /// too; permissions alone do not stop root, so only trying tells.
   func problem() -> String? {
-    for file in [path, path + ".lock"] {
+    for file in [path, lockPath] {
       var status = stat()
       guard lstat(file, &status) == 0 else { continue }
       if !Self.isOwnRegularFile(status) {
@@ -139,7 +142,50 @@ struct OutcomeLog: EventSink {
           + "remove it."
       }
     }
+    if let reason = writeFailure() {
+      return "The outcome log \(path) cannot be written (\(reason)), so outcomes are not logged; "
+        + "make \(directory) writable, or set XDG_STATE_HOME to a directory that is."
+    }
     return nil
+  }
+
+  /// The system's reason why the log's directory, its lock file, or the log itself (when
+  /// there is one) cannot be opened for writing; `nil` when all three can.
+  private func writeFailure() -> String? {
+    guard Self.makeDirectories(directory) else { return Self.lastError() }
+    guard let lock = Self.openOwnRegularFile(lockPath, flags: O_WRONLY | O_CREAT) else {
+      return Self.lastError()
+    }
+    close(lock)
+    let log = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    guard log >= 0 else { return errno == ENOENT ? nil : Self.lastError() }
+    close(log)
+    return nil
+  }
+
+  /// The text of the current `errno`, such as "Read-only file system".
+  private static func lastError() -> String { String(cString: strerror(errno)) }
+
+  /// The directory the log is in.
+  var directory: String { path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." }
+
+  /// The lock file beside the log, which writers take turns through.
+  var lockPath: String { path + ".lock" }
+
+  /// Makes `directory` and its missing parents, each private to this user; false, with
+  /// `errno` set, when one cannot be made.
+  private static func makeDirectories(_ directory: String) -> Bool {
+    var partial = directory.hasPrefix("/") ? "" : "."
+    for component in directory.split(separator: "/") {
+      partial += "/" + component
+      guard mkdir(partial, 0o700) != 0, errno != EEXIST else { continue }
+      let failure = errno
+      var status = stat()
+      if stat(partial, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { continue }
+      errno = failure
+      return false
+    }
+    return true
   }
 
   /// Whether `status` describes a regular file owned by this process's user.
@@ -149,8 +195,9 @@ struct OutcomeLog: EventSink {
 
   /// Opens `file` for writing without following a symbolic link or blocking on a FIFO,
   /// and keeps it only if it is a regular file of this user's.
+  /// `flags` give the access mode and whether the file is created.
   private static func openOwnRegularFile(_ file: String, flags: Int32) -> Int32? {
-    let descriptor = open(file, flags | O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+    let descriptor = open(file, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
     guard descriptor >= 0 else { return nil }
     var status = stat()
     guard fstat(descriptor, &status) == 0, isOwnRegularFile(status) else {
@@ -164,7 +211,7 @@ struct OutcomeLog: EventSink {
   ///
   /// `flock` has no timeout of its own, and an alarm would interrupt every thread's
   /// calls, so the lock is tried again every few milliseconds instead.
-  private static func lock(_ descriptor: Int32) -> Bool {
+  static func lock(_ descriptor: Int32) -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + lockWait
     while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
@@ -174,31 +221,42 @@ struct OutcomeLog: EventSink {
     return true
   }
 
+  /// Whether the last byte of the `size` bytes of `file` is a line break; true for an empty file.
+  private static func endsWithLineBreak(_ file: Int32, size: off_t) -> Bool {
+    guard size > 0 else { return true }
+    var last: UInt8 = 0
+    return pread(file, &last, 1, size - 1) == 1 && last == UInt8(ascii: "\n")
+  }
+
   /// Appends one line, rotating first when it would take the file past ``bound``.
   ///
   /// The line is written whole or not at all: one `write` of the whole record, and when
-  /// that falls short (a full disk), the file is cut back to its size before.
+  /// that falls short (a full disk), the file is cut back to its size before. A record
+  /// always starts on a line of its own: when a crash left the last line cut, a line
+  /// break goes before the record, so that only the cut line is lost to a reader.
   /// A log that cannot be written, is not a regular file of this user's, or whose lock
   /// stays taken for ``lockWait`` is given up on quietly: nobody is there to tell;
-  /// `--detach` checks ``problem()`` before it leaves.
+  /// `--detach` says ``problem()`` before it leaves.
   func append(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
-    let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-    try? FileManager.default.createDirectory(
-      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    guard let lock = Self.openOwnRegularFile(path + ".lock", flags: 0) else { return }
+    var bytes = Array((line + "\n").utf8)
+    guard Self.makeDirectories(directory) else { return }
+    let create = O_WRONLY | O_CREAT
+    guard let lock = Self.openOwnRegularFile(lockPath, flags: create) else { return }
     defer { close(lock) }
     guard Self.lock(lock) else { return }
-    guard var file = Self.openOwnRegularFile(path, flags: O_APPEND) else { return }
+    // Read as well as write, to see whether the last line is whole.
+    let readWrite = O_RDWR | O_CREAT | O_APPEND
+    guard var file = Self.openOwnRegularFile(path, flags: readWrite) else { return }
     defer { close(file) }
     var status = stat()
     guard fstat(file, &status) == 0 else { return }
     if status.st_size > 0, Int(status.st_size) + bytes.count > bound, rename(path, olderPath) == 0 {
-      guard let fresh = Self.openOwnRegularFile(path, flags: O_APPEND) else { return }
+      guard let fresh = Self.openOwnRegularFile(path, flags: readWrite) else { return }
       close(file)
       file = fresh
       guard fstat(file, &status) == 0 else { return }
     }
+    if !Self.endsWithLineBreak(file, size: status.st_size) { bytes.insert(UInt8(ascii: "\n"), at: 0) }
     var written = -1
     repeat {
       written = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }

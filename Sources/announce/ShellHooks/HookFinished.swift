@@ -5,9 +5,9 @@ import Glibc
 /// `announce hook-finished`: what the shell hook of `announce init` runs, in the
 /// background, when a command that may qualify has finished.
 ///
-/// It leaves the shell's session, decides with ``HookMessage`` whether and how the
-/// command is announced, and speaks the sentence as the background half of `--detach`
-/// does, with its outcome in the ``OutcomeLog``.
+/// It decides with ``HookMessage`` whether and how the command is announced, and speaks
+/// the sentence with ``HookSpeech``: out of the shell's session, as the background half
+/// of `--detach` does, with its outcome in the ``OutcomeLog``.
 struct HookFinished: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce hook-finished",
@@ -20,8 +20,6 @@ struct HookFinished: AsyncParsableCommand {
 
   /// The subcommand's name, as the first argument.
   static let name = "hook-finished"
-  /// The retry window of the hook's announcements when `ANNOUNCE_TIMEOUT` is not set.
-  static let defaultTimeout = "30"
 
   @Option(help: ArgumentHelp("The command's exit status.", valueName: "status"))
   var status: Int32
@@ -39,9 +37,6 @@ struct HookFinished: AsyncParsableCommand {
   var commandLine: [String] = []
 
   func run() async throws {
-    // Out of the terminal's session, so that neither Control-C nor closing the
-    // terminal cuts the announcement off. It fails harmlessly when already a leader.
-    setsid()
     let environment = ProcessInfo.processInfo.environment
     let finished = FinishedCommand(
       commandLine: commandLine.joined(separator: " "), status: status,
@@ -49,23 +44,7 @@ struct HookFinished: AsyncParsableCommand {
       pipeStatus: pipeStatus.split(separator: " ").compactMap { Int32($0) })
     let settings = HookSettings(environment: environment)
     guard let sentence = HookMessage.sentence(for: finished, settings: settings) else { return }
-    var arguments = [Detach.childFlag]
-    if let icon = settings.icon(forStatus: status) { arguments += ["--sound-icon", icon] }
-    if (environment["ANNOUNCE_TIMEOUT"] ?? "").isEmpty {
-      arguments += ["--timeout", Self.defaultTimeout]
-    }
-    do {
-      let speaker = try Announce.parse(arguments + ["--", sentence])
-      try await speaker.run()
-    } catch let error as ExitCode {
-      throw error
-    } catch {
-      // An invalid ANNOUNCE_ variable: say so where the user can find it.
-      let status = Announce.exitCode(for: error).rawValue
-      OutcomeLog.forUser().record(
-        error: "The shell hook could not announce \"\(sentence)\": \(Announce.message(for: error))",
-        status: status)
-      throw ExitCode(status)
-    }
+    try await HookSpeech.speak(
+      sentence, soundIcon: settings.icon(forStatus: status), hook: "The shell hook")
   }
 }

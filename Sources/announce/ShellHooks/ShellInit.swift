@@ -6,26 +6,41 @@ import Glibc
 struct ShellInit: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce init",
-    abstract: "Print a shell hook that announces each command that ran long when it finishes.",
+    abstract:
+      "Print a shell hook that announces each command that ran long when it finishes, or tmux's alerts.",
     discussion: """
       bash: eval "$(announce init bash)"; zsh: eval "$(announce init zsh)"; fish: \
       announce init fish | source. Put the line in ~/.bashrc, ~/.zshrc or \
       ~/.config/fish/config.fish. ANNOUNCE_MIN_SECONDS (default 10), ANNOUNCE_IGNORE, \
       ANNOUNCE_FORMAT_OK, ANNOUNCE_FORMAT_FAIL, ANNOUNCE_ON_INTERRUPT, ANNOUNCE_ICON_OK and \
       ANNOUNCE_ICON_FAIL change what is announced; see man announce. For a server reached \
-      over SSH, "announce init ssh HOST" prints the ~/.ssh/config lines that make it speak here.
+      over SSH, "announce init ssh HOST" prints the ~/.ssh/config lines that make it speak here. \
+      "announce init tmux" prints tmux configuration that speaks the bell, activity and \
+      silence of windows you are not looking at: announce init tmux >> ~/.tmux.conf.
       """)
 
   /// A shell that `init` has a hook for.
-  enum Shell: String, ExpressibleByArgument, CaseIterable {
+  enum Shell: String, CaseIterable {
     case bash, zsh, fish
   }
 
-  @Argument(help: "The shell: bash, zsh or fish.")
-  var shell: Shell
+  /// What `init` prints the configuration of: a shell, or tmux.
+  enum Target: String, ExpressibleByArgument, CaseIterable {
+    case bash, zsh, fish, tmux
+
+    /// The shell, or `nil` for tmux.
+    var shell: Shell? { Shell(rawValue: rawValue) }
+  }
+
+  @Argument(help: "The shell: bash, zsh or fish; or tmux, for its window alerts.")
+  var shell: Target
 
   func run() throws {
-    print(ShellHook.script(for: shell, announce: ShellHook.executablePath()), terminator: "")
+    let announce = ShellHook.executablePath()
+    let text =
+      shell.shell.map { ShellHook.script(for: $0, announce: announce) }
+      ?? TmuxHooks.configuration(announce: announce)
+    print(text, terminator: "")
   }
 }
 

@@ -19,15 +19,41 @@ final class TestStack: Sendable {
   /// `SPEECHD_ADDRESS` of the private daemon.
   var address: String { environment["SPEECHD_ADDRESS"] ?? "" }
 
+  /// The Debian release whose speech-dispatcher runs: "12" (0.11.4) or "13" (0.12), as
+  /// `TESTSTACK_RELEASE` chose it for the whole test run.
+  var release: String { environment["TESTSTACK_RELEASE"] ?? "12" }
+
+  /// Whether the daemon is speech-dispatcher 0.12 or later (Debian 13).
+  var isRelease012: Bool { release == "13" }
+
+  /// How a stack's speech-dispatcher is started.
+  enum Start {
+    /// At once, warmed up with a first message.
+    case normal
+    /// With no reachable audio server: messages get BEGIN and then no other event.
+    case brokenAudio
+    /// By systemd-socket-activate on the first connection, as Debian 13's user unit
+    /// does, and not warmed up.
+    case socketActivated
+
+    var arguments: [String] {
+      switch self {
+      case .normal: []
+      case .brokenAudio: ["--broken-audio"]
+      case .socketActivated: ["--socket-activated"]
+      }
+    }
+  }
+
   /// The stack every integration suite shares; started once, stopped when the test process exits.
   static let shared = startOnce(name: "shared")
 
   /// A second stack whose speech-dispatcher cannot reach any audio server.
-  static let brokenAudio = startOnce(name: "broken-audio", brokenAudio: true)
+  static let brokenAudio = startOnce(name: "broken-audio", .brokenAudio)
 
-  private static func startOnce(name: String, brokenAudio: Bool = false) -> Result<TestStack, StackError> {
+  private static func startOnce(name: String, _ start: Start = .normal) -> Result<TestStack, StackError> {
     do {
-      return .success(try TestStack.start(name: name, brokenAudio: brokenAudio))
+      return .success(try TestStack.start(name: name, start))
     } catch let error as StackError {
       return .failure(error)
     } catch {
@@ -38,11 +64,9 @@ final class TestStack: Sendable {
   private static let started = Mutex<[String]>([])
 
   /// Starts a stack in a fresh directory under the system's temporary directory.
-  static func start(name: String, brokenAudio: Bool = false) throws -> TestStack {
+  static func start(name: String, _ start: Start = .normal) throws -> TestStack {
     let directory = NSTemporaryDirectory() + "announce-tests-\(getpid())-\(name)"
-    var arguments = ["start", directory]
-    if brokenAudio { arguments.append("--broken-audio") }
-    let result = try Command.run(script, arguments)
+    let result = try Command.run(script, ["start", directory] + start.arguments)
     guard result.status == 0 else {
       throw StackError("teststack start failed: \(result.standardError)")
     }

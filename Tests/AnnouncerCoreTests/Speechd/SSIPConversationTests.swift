@@ -82,4 +82,72 @@ import Testing
     #expect(!SSIPConversation.isSuccess(Array("2x8 OK\r\n".utf8)))
     #expect(!SSIPConversation.isSuccess(Array("208".utf8)))
   }
+
+  @Test func aReplyThatKeepsComingIsReadWholePastItsFirstDeadline() throws {
+    let (conversation, peer) = try pair()
+    defer { close(peer) }
+    // Five parts 100 ms apart: 0.4 s in all, each gap well inside the 0.3 s of silence allowed.
+    let writer = Thread {
+      for part in 1...5 {
+        write("249-Voice \(part)\ten\tnone\r\n", to: peer)
+        Thread.sleep(forTimeInterval: 0.1)
+      }
+      write("249 OK VOICE LIST SENT\r\n", to: peer)
+    }
+    writer.start()
+    let reply = conversation.readReply(until: .now + .milliseconds(300), movedOnBy: .milliseconds(300))
+    guard case .lines(let bytes) = reply else {
+      Issue.record("the reply was cut short: \(reply)")
+      return
+    }
+    #expect(SynthesisVoice.parseList(String(decoding: bytes, as: UTF8.self)).count == 5)
+  }
+}
+
+/// Reading speech-dispatcher's lists from a scripted peer that answers, or goes silent.
+@Suite struct SSIPListingTests {
+  let address = SpeechdAddress.unixSocket(
+    path: "/run/user/7/speech-dispatcher/speechd.sock", isUserDefault: true)
+
+  func listing(silenceBound: Duration) throws -> (SSIPListing, peer: Int32) {
+    let (conversation, peer) = try SSIPConversationTests().pair()
+    return (SSIPListing(conversation, address: address, silenceBound: silenceBound), peer)
+  }
+
+  @Test func aDaemonThatGoesSilentInTheMiddleOfTheVoiceListIsNotAnswering() throws {
+    let (listing, peer) = try listing(silenceBound: .milliseconds(300))
+    defer { close(peer) }
+    // Everything a stopped daemon had sent: the module set, and the list's first lines.
+    SSIPConversationTests().write(
+      "216 OK OUTPUT_MODULE SET\r\n249-Afrikaans\taf\tnone\r\n249-English (Amer", to: peer)
+    let started = ContinuousClock.now
+    #expect(throws: SpeechdConnectError.notAnswering(address, within: .milliseconds(300))) {
+      try SSIPListing.voices(on: listing, module: "espeak-ng")
+    }
+    let waited = started.duration(to: .now)
+    #expect(waited >= .milliseconds(300) && waited < .seconds(5), "waited \(waited)")
+  }
+
+  @Test func aDaemonThatHangsUpInTheMiddleOfTheModuleListIsUnreachable() throws {
+    let (listing, peer) = try listing(silenceBound: .seconds(10))
+    SSIPConversationTests().write("250-espeak-ng\r\n250-dum", to: peer)
+    close(peer)
+    #expect(throws: SpeechdConnectError.unreachable(address, detail: "it closed the connection")) {
+      try listing.ask("LIST OUTPUT_MODULES")
+    }
+  }
+
+  @Test func theValuesOfAReplyAreItsContinuedLinesWithoutTheirCode() {
+    #expect(
+      SSIPListing.values(in: Array("250-espeak-ng\r\n250-dummy\r\n250 OK MODULE LIST SENT\r\n".utf8))
+        == ["espeak-ng", "dummy"])
+    #expect(SSIPListing.values(in: Array("251-espeak-ng\r\n251 OK GET RETURNED\r\n".utf8)) == ["espeak-ng"])
+    #expect(SSIPListing.values(in: Array("300-espeak-ng\r\n300 ERR\r\n".utf8)) == [])
+  }
+
+  @Test func thePunctuationLevelIsReadFromItsGetReply() {
+    #expect(LibspeechdSettings.punctuation(inReply: "251-some\r\n251 OK GET RETURNED\r\n") == .some)
+    #expect(LibspeechdSettings.punctuation(inReply: "251-loud\r\n251 OK GET RETURNED\r\n") == nil)
+    #expect(LibspeechdSettings.punctuation(inReply: "300 ERR\r\n") == nil)
+  }
 }

@@ -3,18 +3,28 @@ import Testing
 
 @testable import AnnouncerCore
 
-/// A daemon's lists, counting how often they are asked for.
+/// A daemon's lists, counting how often they are asked for; it stops answering on request.
 private final class CountingListing: VoiceListing {
-  func defaultOutputModule() async -> String { "espeak-ng" }
-  let asked = Mutex((modules: 0, voices: [String: Int]()))
+  let asked = Mutex((modules: 0, voices: [String: Int](), defaults: 0))
+  let answers = Mutex(true)
+  static let silent = SpeechdConnectError.notAnswering(
+    .unixSocket(path: "/run/user/7/speech-dispatcher/speechd.sock", isUserDefault: true), within: .seconds(2))
 
-  func outputModules() async -> [String] {
+  func defaultOutputModule() async throws(SpeechdConnectError) -> String {
+    asked.withLock { $0.defaults += 1 }
+    guard answers.withLock({ $0 }) else { throw Self.silent }
+    return "espeak-ng"
+  }
+
+  func outputModules() async throws(SpeechdConnectError) -> [String] {
     asked.withLock { $0.modules += 1 }
+    guard answers.withLock({ $0 }) else { throw Self.silent }
     return ["espeak-ng", "dummy"]
   }
 
-  func synthesisVoices(module: String?, language: String?) async -> [SynthesisVoice] {
+  func synthesisVoices(module: String?) async throws(SpeechdConnectError) -> [SynthesisVoice] {
     asked.withLock { $0.voices[module ?? "", default: 0] += 1 }
+    guard answers.withLock({ $0 }) else { throw Self.silent }
     switch module {
     case "espeak-ng":
       return [
@@ -29,54 +39,71 @@ private final class CountingListing: VoiceListing {
 @Suite struct VoiceCatalogTests {
   private let listing = CountingListing()
 
-  @Test func theVoicesOfALanguageAreThoseItWouldSpeakWith() async {
+  @Test func theVoicesOfALanguageAreThoseItWouldSpeakWith() async throws {
     let catalog = VoiceCatalog(listing)
-    #expect(await catalog.voices(of: nil, speaking: "en-us").map(\.name) == ["English (America)"])
-    #expect(await catalog.voices(of: "espeak-ng", speaking: "DE-AT").map(\.name) == ["German"])
-    #expect(await catalog.voices(of: nil, speaking: nil).count == 2)
-    #expect(await catalog.voices(of: nil, speaking: "fr").isEmpty)
+    #expect(try await catalog.voices(of: nil, speaking: "en-us").map(\.name) == ["English (America)"])
+    #expect(try await catalog.voices(of: "espeak-ng", speaking: "DE-AT").map(\.name) == ["German"])
+    #expect(try await catalog.voices(of: nil, speaking: nil).count == 2)
+    #expect(try await catalog.voices(of: nil, speaking: "fr").isEmpty)
     #expect(listing.asked.withLock { $0.voices["espeak-ng"] } == 1)
   }
 
-  @Test func anUnknownModuleIsOneSentenceNamingTheModulesThereAre() async {
+  @Test func anUnknownModuleIsOneSentenceNamingTheModulesThereAre() async throws {
     let catalog = VoiceCatalog(listing)
     #expect(
-      await catalog.problem(with: VoiceOptions(outputModule: "nosuchmodule"))
+      try await catalog.problem(with: VoiceOptions(outputModule: "nosuchmodule"))
         == "speech-dispatcher has no output module \"nosuchmodule\"; it has espeak-ng and dummy.")
-    #expect(await catalog.problem(with: VoiceOptions(outputModule: "dummy")) == nil)
+    #expect(try await catalog.problem(with: VoiceOptions(outputModule: "dummy")) == nil)
   }
 
-  @Test func anUnknownVoiceOfTheDefaultModuleIsRefused() async {
+  @Test func anUnknownVoiceOfTheDefaultModuleIsRefused() async throws {
     let catalog = VoiceCatalog(listing)
-    let problem = await catalog.problem(with: VoiceOptions(voiceName: "NoSuchVoice"))
+    let problem = try await catalog.problem(with: VoiceOptions(voiceName: "NoSuchVoice"))
     #expect(problem?.contains("output module \"espeak-ng\" has no voice \"NoSuchVoice\"") == true)
-    #expect(await catalog.problem(with: VoiceOptions(voiceName: "German")) == nil)
+    #expect(try await catalog.problem(with: VoiceOptions(voiceName: "German")) == nil)
   }
 
-  @Test func aLanguageIsAcceptedInAMoreOrLessSpecificForm() async {
+  @Test func aLanguageIsAcceptedInAMoreOrLessSpecificForm() async throws {
     let catalog = VoiceCatalog(listing)
     for accepted in ["en", "EN-us", "de", "de-AT"] {
-      #expect(await catalog.problem(with: VoiceOptions(language: accepted)) == nil, "\(accepted)")
+      #expect(try await catalog.problem(with: VoiceOptions(language: accepted)) == nil, "\(accepted)")
     }
-    let problem = await catalog.problem(with: VoiceOptions(language: "xx"))
+    let problem = try await catalog.problem(with: VoiceOptions(language: "xx"))
     #expect(problem?.contains("has no voice for the language \"xx\"") == true)
   }
 
-  @Test func aModuleThatListsNoVoicesAcceptsAnyVoice() async {
+  @Test func aModuleThatListsNoVoicesAcceptsAnyVoice() async throws {
     let catalog = VoiceCatalog(listing)
-    #expect(await catalog.problem(with: VoiceOptions(voiceName: "x", outputModule: "dummy")) == nil)
+    #expect(try await catalog.problem(with: VoiceOptions(voiceName: "x", outputModule: "dummy")) == nil)
   }
 
-  @Test func theDaemonIsAskedOncePerRunAndOncePerModule() async {
+  @Test func theDaemonIsAskedOncePerRunAndOncePerModule() async throws {
     let catalog = VoiceCatalog(listing)
     for _ in 0..<5 {
-      _ = await catalog.problem(with: VoiceOptions(voiceName: "German", outputModule: "espeak-ng"))
-      _ = await catalog.problem(with: VoiceOptions(language: "xx"))
-      _ = await catalog.problem(with: VoiceOptions(voiceName: "x", outputModule: "dummy"))
+      _ = try await catalog.problem(with: VoiceOptions(voiceName: "German", outputModule: "espeak-ng"))
+      _ = try await catalog.problem(with: VoiceOptions(language: "xx"))
+      _ = try await catalog.problem(with: VoiceOptions(voiceName: "x", outputModule: "dummy"))
     }
     let asked = listing.asked.withLock { $0 }
     #expect(asked.modules == 1)
     #expect(asked.voices == ["espeak-ng": 1, "dummy": 1])
+    #expect(asked.defaults == 1)
+  }
+
+  @Test func aListCutShortIsAnErrorNotAPassAndIsAskedForAgain() async throws {
+    let catalog = VoiceCatalog(listing)
+    listing.answers.withLock { $0 = false }
+    await #expect(throws: CountingListing.silent) {
+      try await catalog.problem(with: VoiceOptions(voiceName: "NoSuchVoice"))
+    }
+    await #expect(throws: CountingListing.silent) {
+      try await catalog.problem(with: VoiceOptions(outputModule: "nosuchmodule"))
+    }
+    await #expect(throws: CountingListing.silent) { try await catalog.voices(of: "espeak-ng", speaking: nil) }
+    listing.answers.withLock { $0 = true }
+    let problem = try await catalog.problem(with: VoiceOptions(voiceName: "NoSuchVoice"))
+    #expect(problem?.contains("has no voice \"NoSuchVoice\"") == true)
+    #expect(try await catalog.problem(with: VoiceOptions(outputModule: "nosuchmodule")) != nil)
   }
 }
 

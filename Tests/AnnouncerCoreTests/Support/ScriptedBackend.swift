@@ -7,10 +7,9 @@ import Synchronization
 ///
 /// It models the connection's voice settings as speech-dispatcher keeps them: every `SET`
 /// stays until changed, setting the module or voice type forgets the synthesis voice, and
-/// a reconnect starts again from the defaults. Before each announcement it does what
-/// ``SpeechdClient`` does: reads the defaults only when ``HeldSettings`` says they are
-/// needed, from whatever the connection holds at that moment, and sends
-/// ``ConnectionSettings/changes(from:)``; so a setting that leaks from one message into the
+/// a reconnect starts again from the defaults. Before each announcement it follows the same
+/// ``SettingsPlan`` as ``SpeechdClient``, reading the defaults from whatever the connection
+/// holds at the moment the plan asks; so a setting that leaks from one message into the
 /// next, or defaults read too late, show in ``Said/spokenWith``.
 final class ScriptedBackend: SpeechBackend {
   /// One request the announcer sent, with the id it was given.
@@ -26,10 +25,8 @@ final class ScriptedBackend: SpeechBackend {
     outputModule: "espeak-ng", language: "en", voiceType: .male1, rate: 0, pitch: 0, volume: 100,
     punctuation: VoiceOptions.Punctuation.none)
 
-  /// The connection as the daemon holds it, as the client believes it holds it, and the
-  /// defaults the client read from it (`nil` until it reads them).
-  private let connection = Mutex(
-    (daemon: ScriptedBackend.defaults, belief: HeldSettings.asOpened, read: ConnectionSettings?.none))
+  /// The connection as the daemon holds it, and the client's plan for it.
+  private let connection = Mutex((daemon: ScriptedBackend.defaults, plan: SettingsPlan()))
 
   /// How many times the client read the connection's defaults from the daemon.
   var defaultsReadCount: Int { readCount.withLock { $0 } }
@@ -86,12 +83,12 @@ final class ScriptedBackend: SpeechBackend {
     var spokenWith: ConnectionSettings?
     if request.purpose == .announcement {
       spokenWith = connection.withLock { connection in
-        guard connection.belief.needsDefaults(for: request.voice) else { return connection.daemon }
-        let defaults = readDefaults(&connection)
-        let target = defaults.resolving(request.voice)
-        let current = connection.belief.settings(defaults: defaults)
-        for change in target.changes(from: current) { connection.daemon.apply(change) }
-        connection.belief = .known(target)
+        let held = connection.daemon
+        let changes = connection.plan.changes(for: request.voice) {
+          readCount.withLock { $0 += 1 }
+          return held
+        }
+        for change in changes { connection.daemon.apply(change) }
         return connection.daemon
       }
     }
@@ -103,17 +100,7 @@ final class ScriptedBackend: SpeechBackend {
   /// The connection is lost and made again: it holds the defaults once more, and so does
   /// the new client's view of it. Emits nothing; the test emits the events it wants.
   func reconnect() {
-    connection.withLock { $0 = (Self.defaults, .asOpened, nil) }
-  }
-
-  /// The defaults as the client reads them: what the connection holds now, once.
-  private func readDefaults(
-    _ connection: inout (daemon: ConnectionSettings, belief: HeldSettings, read: ConnectionSettings?)
-  ) -> ConnectionSettings {
-    if let read = connection.read { return read }
-    readCount.withLock { $0 += 1 }
-    connection.read = connection.daemon
-    return connection.daemon
+    connection.withLock { $0 = (Self.defaults, SettingsPlan()) }
   }
 
   func cancelAll() async {

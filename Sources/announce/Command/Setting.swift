@@ -1,0 +1,257 @@
+import AnnouncerCore
+import ArgumentParser
+
+/// The values one setting takes: how they are read, and how a message names them.
+struct ValueRule<Value: Sendable>: Sendable {
+  /// The valid values, for the middle of a sentence: "a whole number from -100 to 100".
+  var description: String
+  /// A valid value, as written: "50".
+  var example: String
+  /// The range the help shows, such as "-100 to 100"; `nil` where ArgumentParser lists
+  /// the values itself or there is no range.
+  var range: String?
+  /// The value written as `text` in a variable, in or out of range; `nil` when it is
+  /// not even of the right kind. (ArgumentParser reads the options' text itself.)
+  var parse: @Sendable (String) -> Value?
+  /// The value of a JSON field, in or out of range; `nil` when it is of the wrong kind.
+  var fromJSON: @Sendable (JSONValue) -> Value?
+  /// Whether a value is in range.
+  var accepts: @Sendable (Value) -> Bool = { _ in true }
+  /// A value as a message quotes it: `500`, `"en us"`.
+  var show: @Sendable (Value) -> String = { "\($0)" }
+  /// Whether the values are numbers, which may start with a minus sign: the option then
+  /// takes the next argument whatever it looks like, so that `-r -50` is a rate.
+  var isNumeric = false
+}
+
+extension ValueRule<Double> {
+  /// Seconds from 0 to a day, decimals allowed.
+  static let seconds = ValueRule(
+    description: "a number of seconds from 0 to \(Int(Announcement.longestWait))", example: "3",
+    range: "0 to \(Int(Announcement.longestWait))",
+    parse: { Double($0) }, fromJSON: \.number, accepts: Announcement.acceptsWait,
+    show: JSONValue.numberText, isNumeric: true)
+}
+
+extension ValueRule<Int> {
+  /// A whole number in `range`. In JSON, `100.0` and `1e2` are the whole number 100, and
+  /// `100.5` is not a whole number.
+  static func wholeNumber(in range: ClosedRange<Int>, example: Int) -> ValueRule {
+    ValueRule(
+      description: "a whole number from \(range.lowerBound) to \(range.upperBound)",
+      example: "\(example)",
+      range: "\(range.lowerBound) to \(range.upperBound)",
+      parse: { Int($0) }, fromJSON: \.wholeNumber, accepts: { range.contains($0) }, isNumeric: true)
+  }
+
+  /// A speech-dispatcher level: rate, pitch, pitch range, volume.
+  static let level = wholeNumber(in: VoiceOptions.levelRange, example: 50)
+}
+
+extension ValueRule<String> {
+  /// A name that can safely be sent to speech-dispatcher: one word, such as `example`.
+  static func word(example: String) -> ValueRule {
+    ValueRule(
+      description: "one word", example: example,
+      parse: { $0 }, fromJSON: \.string, accepts: VoiceOptions.isSafeName, show: JSONValue.quoted)
+  }
+}
+
+extension ValueRule<Bool> {
+  /// `true` or `false`, in JSON only: on the command line it is a flag.
+  static let boolean = ValueRule(
+    description: "true or false", example: "true", parse: { Bool($0) }, fromJSON: \.boolean)
+}
+
+extension ValueRule where Value: CaseIterable & RawRepresentable<String> {
+  /// One of the enumeration's names, in any case: `IMPORTANT` is `important`.
+  static var choice: ValueRule {
+    ValueRule(
+      description: "one of " + ValueRule.list(Value.allCases.map(\.rawValue)),
+      example: Value.allCases.first?.rawValue ?? "",
+      parse: { Value(rawValue: $0.lowercased()) },
+      fromJSON: { $0.string.flatMap { Value(rawValue: $0.lowercased()) } },
+      show: { JSONValue.quoted($0.rawValue) })
+  }
+
+  /// `a, b or c`.
+  private static func list(_ names: [String]) -> String {
+    guard let last = names.last else { return "" }
+    return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
+  }
+}
+
+/// One setting of an announcement, declared once: its option, the values it takes, its
+/// default, its environment variable, its field in `--input json`, its help, and where
+/// it goes in an ``Announcement``. Parsing, validation, JSON input and `--help` all read
+/// it from here; ``Settings`` lists every one.
+struct Setting<Value: Sendable>: Sendable {
+  /// The long option without its dashes, such as `rate`; `nil` for a JSON field alone.
+  var option: String?
+  /// The one-letter option, if any.
+  var short: Character?
+  /// How the help names the value: `seconds`.
+  var valueName: String
+  /// What the setting does, for the help, without a full stop.
+  var summary: String
+  /// The values it takes.
+  var rule: ValueRule<Value>
+  /// The default, as the help shows it; `nil` when speech-dispatcher's own setting applies.
+  var defaultText: String?
+  /// The environment variable that gives the default, such as `ANNOUNCE_RATE`.
+  var variable: String?
+  /// Its field in a line of `--input json`; `nil` when a line cannot set it.
+  var jsonKey: String?
+  /// Puts the value into an announcement; `nil` for a setting of the whole run.
+  var apply: (@Sendable (inout Announcement, Value) -> Void)?
+
+  /// Declares a setting; see the properties for each argument.
+  init(
+    option: String? = nil, short: Character? = nil, valueName: String = "value", summary: String,
+    rule: ValueRule<Value>, defaultText: String? = nil, variable: String? = nil, jsonKey: String? = nil,
+    apply: (@Sendable (inout Announcement, Value) -> Void)? = nil
+  ) {
+    self.option = option
+    self.short = short
+    self.valueName = valueName
+    self.summary = summary
+    self.rule = rule
+    self.defaultText = defaultText
+    self.variable = variable
+    self.jsonKey = jsonKey
+    self.apply = apply
+    assert(jsonKey == nil || apply != nil, "the JSON field \(jsonKey ?? "") must say where it goes")
+  }
+
+  /// The option as a person types it: `--rate`.
+  var optionName: String { "--" + (option ?? "") }
+
+  /// The option's names for ArgumentParser.
+  var names: NameSpecification {
+    let long = NameSpecification.Element.customLong(option ?? "")
+    return short.map { [.customShort($0), long] } ?? [long]
+  }
+
+  /// The help: the summary, then the range and the default in brackets.
+  var help: ArgumentHelp {
+    var defaults: [String] = []
+    if let defaultText { defaults.append(defaultText) }
+    if let variable { defaults.append(variable) }
+    let details = [rule.range, defaults.isEmpty ? nil : "default: " + defaults.joined(separator: ", or ")]
+      .compactMap { $0 }
+    let text = details.isEmpty ? summary + "." : summary + " (" + details.joined(separator: "; ") + ")."
+    return ArgumentHelp(text, valueName: valueName)
+  }
+
+  /// `given`, the option's value, when it is valid; throws a usage error naming the
+  /// option and its valid values when it is not.
+  func checked(_ given: Value?) throws -> Value? {
+    if let given, !rule.accepts(given) {
+      throw ValidationError("\(optionName) must be \(rule.description), not \(rule.show(given)).")
+    }
+    return given
+  }
+
+  /// The option's value when given, else the variable's; throws a usage error naming
+  /// whichever is invalid.
+  func resolved(_ given: Value?, environment: [String: String]) throws -> Value? {
+    if let given = try checked(given) { return given }
+    guard let variable, let text = environment[variable], !text.isEmpty else { return nil }
+    guard let value = rule.parse(text), rule.accepts(value) else {
+      throw ValidationError(
+        "\(variable)=\(text) is not \(rule.description); set it to one, such as \(example), or unset it.")
+    }
+    return value
+  }
+
+  /// A valid value, for a message that says how to fix an invalid one.
+  private var example: String { defaultText ?? rule.example }
+}
+
+/// A ``Setting`` whatever its type of value, as ``Settings/all`` lists them.
+protocol AnySetting: Sendable {
+  /// The long option without its dashes; `nil` for a JSON field alone.
+  var option: String? { get }
+  /// The environment variable that gives the default, if any.
+  var variable: String? { get }
+  /// Its field in a line of `--input json`; `nil` when a line cannot set it.
+  var jsonKey: String? { get }
+  /// What the field's `value` does to an announcement; throws a ``LineError`` that
+  /// names the field and its valid values when `value` is not one of them.
+  func change(from value: JSONValue) throws(LineError) -> AnnouncementChange
+}
+
+/// One field of a JSON line applied to an announcement.
+typealias AnnouncementChange = @Sendable (inout Announcement) -> Void
+
+extension Setting: AnySetting {
+  func change(from value: JSONValue) throws(LineError) -> AnnouncementChange {
+    guard let valid = rule.fromJSON(value), rule.accepts(valid) else {
+      throw LineError("\"\(jsonKey ?? "")\" must be \(rule.description), not \(value.description)")
+    }
+    let apply = self.apply
+    return { apply?(&$0, valid) }
+  }
+}
+
+/// A setting together with the property of an options group that holds its value.
+struct SettingProperty<Group> {
+  /// The setting.
+  let setting: any AnySetting
+  /// Checks the property's value, and fills it in from the environment when not given.
+  let resolve: (inout Group, _ environment: [String: String]) throws -> Void
+  /// Puts the property's value, when there is one, into an announcement.
+  let apply: (Group, inout Announcement) -> Void
+
+  /// Binds `setting` to the property of an option.
+  init<Value>(_ setting: Setting<Value>, _ property: WritableKeyPath<Group, Value?>) {
+    self.setting = setting
+    resolve = { group, environment in
+      group[keyPath: property] = try setting.resolved(group[keyPath: property], environment: environment)
+    }
+    apply = { group, announcement in
+      if let value = group[keyPath: property] { setting.apply?(&announcement, value) }
+    }
+  }
+
+  /// Binds `setting` to the property of a flag, which has no range and no variable.
+  init(_ setting: Setting<Bool>, _ flag: KeyPath<Group, Bool>) {
+    self.setting = setting
+    resolve = { _, _ in }
+    apply = { group, announcement in setting.apply?(&announcement, group[keyPath: flag]) }
+  }
+}
+
+/// An options group whose options are settings: it resolves them and puts them into an
+/// announcement through its list of ``properties``.
+protocol SettingsGroup: ParsableArguments {
+  /// Each setting of the group with its property, in the order of `--help`.
+  static var properties: [SettingProperty<Self>] { get }
+}
+
+extension SettingsGroup {
+  /// Checks every value, and fills in from the environment those that were not given.
+  mutating func resolve(environment: [String: String]) throws {
+    for property in Self.properties { try property.resolve(&self, environment) }
+  }
+
+  /// Puts every value that was given, or set by a variable, into `announcement`.
+  func apply(to announcement: inout Announcement) {
+    for property in Self.properties { property.apply(self, &announcement) }
+  }
+}
+
+extension Option {
+  /// The option that `setting` declares.
+  init<Wrapped: ExpressibleByArgument>(_ setting: Setting<Wrapped>) where Value == Wrapped? {
+    self.init(
+      name: setting.names, parsing: setting.rule.isNumeric ? .unconditional : .next, help: setting.help)
+  }
+}
+
+extension Flag where Value == Bool {
+  /// The flag that `setting` declares, off unless given.
+  init(_ setting: Setting<Bool>) {
+    self.init(wrappedValue: false, name: setting.names, help: ArgumentHelp(setting.summary + "."))
+  }
+}

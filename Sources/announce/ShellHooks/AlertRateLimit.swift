@@ -1,0 +1,76 @@
+import FoundationEssentials
+import Glibc
+
+/// At most one announcement per key in a given number of seconds, across processes.
+///
+/// Each tmux alert runs its own announce process, so the times are kept in a small file:
+/// one line per key, `KEY EXPIRY`, the expiry in seconds since 1970. A key is held back
+/// until its expiry; expired lines are dropped on every update, so the file stays a few
+/// lines long. Readers and writers take turns with `flock` on the file itself.
+/// An expiry further away than ``longestInterval`` was written before the clock went
+/// back, and counts as expired.
+struct AlertRateLimit {
+  /// The state file.
+  let path: String
+
+  /// The longest interval taken, one day: anything longer is a mistake, not a wish.
+  static let longestInterval = 86_400.0
+
+  /// The file for this user: `tmux-alerts` beside the ``OutcomeLog``.
+  static func forUser(environment: [String: String]) -> AlertRateLimit {
+    let log = OutcomeLog.defaultPath(environment: environment)
+    let directory = log.lastIndex(of: "/").map { String(log[..<$0]) } ?? "."
+    return AlertRateLimit(path: directory + "/tmux-alerts")
+  }
+
+  /// Whether `key` may be announced at `now`, which then holds it back for `interval`
+  /// seconds.
+  ///
+  /// When the file cannot be used (not a regular file of ours, no space, its lock held
+  /// for a second), the answer is yes: an announcement too many beats a lost one.
+  func admits(_ key: String, now: Double, interval: Double) -> Bool {
+    let interval = min(max(interval, 0), Self.longestInterval)
+    let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    try? FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let file = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+    guard file >= 0 else { return true }
+    defer { close(file) }
+    var status = stat()
+    guard fstat(file, &status) == 0, OutcomeLog.isOwnRegularFile(status), OutcomeLog.lock(file)
+    else { return true }
+    var entries = Self.entries(in: Self.contents(of: file)).filter {
+      $0.expiry > now && $0.expiry <= now + Self.longestInterval
+    }
+    let admitted = !entries.contains { $0.key == key }
+    if admitted && interval > 0 { entries.append((key, now + interval)) }
+    let text = entries.map { "\($0.key) \($0.expiry)\n" }.joined()
+    let bytes = Array(text.utf8)
+    if ftruncate(file, 0) == 0 {
+      _ = bytes.withUnsafeBytes { pwrite(file, $0.baseAddress, $0.count, 0) }
+    }
+    return admitted
+  }
+
+  /// The whole file, from its start.
+  private static func contents(of file: Int32) -> String {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { pread(file, $0.baseAddress, $0.count, off_t(bytes.count)) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      bytes += buffer[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The lines of `text` that read `KEY EXPIRY`; any other line is dropped.
+  private static func entries(in text: String) -> [(key: String, expiry: Double)] {
+    text.split(separator: "\n").compactMap { line in
+      let fields = line.split(separator: " ")
+      guard fields.count == 2, let expiry = Double(fields[1]), expiry.isFinite else { return nil }
+      return (String(fields[0]), expiry)
+    }
+  }
+}
