@@ -22,6 +22,8 @@ let package = Package(
     ),
     // glibc's POSIX_SPAWN_SETSID, which Swift's Glibc module does not show.
     .systemLibrary(name: "CSpawn"),
+    // glibc's pidfd_open and pidfd_send_signal, which Swift's Glibc module does not show.
+    .systemLibrary(name: "CPidfd"),
     .systemLibrary(
       name: "CLibXML2",
       pkgConfig: "libxml-2.0",
@@ -40,6 +42,7 @@ let package = Package(
       dependencies: [
         "AnnouncerCore",
         "CSpawn",
+        "CPidfd",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

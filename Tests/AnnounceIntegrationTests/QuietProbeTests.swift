@@ -37,7 +37,7 @@ extension SpeakingTests {
       let probe = try await prober.probe()
       #expect(await prober.finalEvent(of: probe) == .cancelled(probe))
       // Closing a connection leaves its speech playing; the next test must find quiet.
-      await speaker.cancelAll()
+      await speaker.cancelOwnSpeech()
       #expect(await speaker.finalEvent(of: speaking) == .cancelled(speaking))
       await speaker.close()
       await prober.close()

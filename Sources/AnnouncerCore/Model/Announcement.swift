@@ -208,15 +208,32 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
   /// Flood control dropped it before it was tried.
   case dropped
 
-  /// A short phrase for people, such as "it was interrupted and its timeout ran out".
+  /// Whether the speech service itself is unavailable: its audio output is broken
+  /// (``stalled``), it stopped answering (``notAnswering``), or it went away and did not
+  /// come back within the retry window (``disconnected``).
+  ///
+  /// This is the one place that decides it. The queue gives up every announcement
+  /// waiting behind one given up for such a reason, with the same reason, since each
+  /// would only wait out the same failure; a program exits with "service unavailable"
+  /// (the command's 69) when any announcement was given up for one.
+  public var meansServiceUnavailable: Bool {
+    switch self {
+    case .stalled, .notAnswering, .disconnected: true
+    case .interruptedOutOfTime, .noRetry, .cancelled, .dropped: false
+    }
+  }
+
+  /// A short phrase for people that says what happened, such as "other speech
+  /// interrupted it until its timeout ran out". It names the cause, not a fix: what to
+  /// do about it depends on the program, which adds its own advice.
   public var explanation: String {
     switch self {
     case .interruptedOutOfTime: "other speech interrupted it until its timeout ran out"
     case .noRetry: "other speech interrupted it and its timeout of 0 allows no retry"
     case .stalled:
-      "speech-dispatcher began but never finished speaking it, so its audio output is probably broken; check that PulseAudio or PipeWire is running and read speech-dispatcher's log in ~/.cache/speech-dispatcher/log"
+      "speech-dispatcher began but never finished speaking it, so its audio output is probably broken"
     case .notAnswering:
-      "speech-dispatcher stopped answering, so it is probably stopped or frozen; resume a stopped one with kill -CONT, or kill it and start it again"
+      "speech-dispatcher stopped answering, so it is probably stopped or frozen"
     case .disconnected: "the connection to speech-dispatcher was lost and did not come back in time"
     case .cancelled: "it was cancelled"
     case .dropped: "too many announcements were waiting, so it was skipped"

@@ -60,9 +60,14 @@ public struct AnnouncerEvent: Sendable, Equatable {
   /// For an `attempt` that resumes after an interruption: where in `text` it starts,
   /// in Unicode scalars (code points); `nil` when it starts at the beginning.
   public var resumeAt: Int?
-  /// For an announcement that stalled: how many waiting announcements were
-  /// given up along with it, because the audio output is known to be broken.
+  /// For an announcement given up because the speech service is unavailable (see
+  /// ``GiveUpReason/meansServiceUnavailable``): how many waiting announcements were
+  /// given up along with it, for the same reason.
   public var givenUpAlong = 0
+  /// For an announcement given up along with an earlier one whose speech service was
+  /// found unavailable, without an attempt of its own: that earlier announcement, whose
+  /// ``givenUpAlong`` counts this one.
+  public var givenUpWith: AnnouncementID?
 
   /// Creates an event.
   public init(

@@ -4,9 +4,29 @@
 /// espeak-ng (see the README's "How announce decides" section).
 public struct AnnouncerTiming: Sendable, Equatable {
   /// The first pause between quiet probes while the channel is busy.
-  public var firstProbeInterval: Duration = .milliseconds(100)
+  ///
+  /// A retry waits up to this long for the first probe after the other speech ends,
+  /// then ``settleWindow`` and two probes. Measured with speech-dispatcher 0.11.4, from
+  /// the END the interrupting client receives to the retry's BEGIN: median 71 ms, at most
+  /// 112 ms (10 runs), within the goal of 150 ms; with 100 ms and no settle window it was
+  /// 3 ms and 58 ms. The price is up to 20 silent `notification` messages a second while
+  /// other speech plays, each discarded by speech-dispatcher within about 1 ms.
+  public var firstProbeInterval: Duration = .milliseconds(50)
   /// The longest pause between quiet probes.
-  public var longestProbeInterval: Duration = .milliseconds(100)
+  public var longestProbeInterval: Duration = .milliseconds(50)
+  /// How long the channel must stay quiet before a retry: after a quiet probe finds it
+  /// quiet, a second one is sent this long after, and only when that one finds it quiet
+  /// too is the announcement sent again; 0 retries on the first quiet probe.
+  ///
+  /// A screen reader leaves a short silence between cancelling its own speech and
+  /// saying the next thing: the real Orca 43.1, with key echo off, sends `CANCEL self`
+  /// and its next message about 27 ms later, and up to about 50 ms was seen. A retry
+  /// sent in that silence (1 of 7 runs measured without this window) had to be cut off
+  /// by Orca's next message, which was then heard 103 ms after the key instead of about
+  /// 50 ms. 70 ms is the longest gap seen plus 20 ms for a loaded machine's scheduling,
+  /// and costs each retry 70 ms: the quiet probe takes about 0–6 ms on an idle channel
+  /// (speech-dispatcher 0.11.4 and 0.12); see ``firstProbeInterval`` for the latency.
+  public var settleWindow: Duration = .milliseconds(70)
   /// How long a quiet probe may go without any answer before speech counts as stalled.
   public var probeAnswerBound: Duration = .seconds(2)
   /// How long speech-dispatcher may take to take a message (answer its SPEAK command)

@@ -22,17 +22,26 @@ package struct SubmissionID: Hashable, Sendable {
 ///   "12 messages skipped" is spoken, as an announcement of its own with a
 ///   negative id.
 ///
-/// Broken audio: once an announcement has stalled, speech-dispatcher's audio
-/// output is known to be broken, so every announcement still waiting is given
-/// up at once as stalled too, instead of each paying for a stall of its own.
-/// The same goes for a speech-dispatcher found not answering at all.
-/// One that arrives later is tried as usual: that attempt is the check whether
-/// audio has come back.
+/// An unavailable speech service: once an announcement is given up for a reason that
+/// ``GiveUpReason/meansServiceUnavailable`` (its audio output broken, speech-dispatcher
+/// not answering, or gone and not back within the window), every announcement still
+/// waiting is given up at once for the same reason, instead of each paying for the same
+/// failure with a window of its own: 50 lines behind a daemon killed for good with a
+/// 30 s timeout took 25 minutes to fail one by one. One that arrives later is tried as
+/// usual: that attempt is the check whether the service has come back.
 ///
 /// ``Announcer`` drives it with real time and a real backend. It is public so
 /// that it can also be driven by hand, as the tests and the core benchmark do.
 package struct AnnouncementQueue: Sendable {
   /// What the driver must do next.
+  ///
+  /// The driver performs the actions of one input in the order they are returned. Those
+  /// of one announcement keep their order (see ``AnnouncementStateMachine/Action``);
+  /// then an announcement's `report` of its outcome comes before its `deliver`, so that
+  /// whoever awaits the outcome has every event by then, and the outcomes of those given
+  /// up along with it follow its own, which counts them (``AnnouncerEvent/givenUpAlong``);
+  /// the next announcement's actions come last, after every `cancelSpeech` of the one
+  /// before, so that cancelling the old speech never cuts off the new.
   package enum Action: Equatable, Sendable {
     /// Send `request`, then report the id it was given or the failure.
     case submit(SpeechRequest, SubmissionID)
@@ -109,14 +118,18 @@ package struct AnnouncementQueue: Sendable {
     return actions
   }
 
-  /// The speaking turn asked for with ``Action/takeTurn(_:)`` is ours.
+  /// The speaking turn asked for with ``Action/takeTurn(_:)`` is ours. The driver grants
+  /// only a turn asked for and not given back: for any other announcement than the one in
+  /// flight, that is an internal inconsistency.
   package mutating func turnTaken(_ id: AnnouncementID, now: Duration) -> [Action] {
-    routeToInFlight(for: id, now: now) { $0.turnTaken(now: now) }
+    requireInFlight(id, for: "granted the turn")
+    return routeToInFlight(for: id, now: now) { $0.turnTaken(now: now) }
   }
 
   /// The speaking turn asked for is held by another announcer; we wait.
   package mutating func turnBusy(_ id: AnnouncementID, now: Duration) -> [Action] {
-    routeToInFlight(for: id, now: now) { $0.turnBusy(now: now) }
+    requireInFlight(id, for: "told the turn is busy")
+    return routeToInFlight(for: id, now: now) { $0.turnBusy(now: now) }
   }
 
   /// A message was given an id by the speech service.
@@ -155,17 +168,18 @@ package struct AnnouncementQueue: Sendable {
     if let id = inFlight?.id {
       actions += routeToInFlight(for: id, now: now, startingNext: false) { $0.cancel(now: now) }
     }
-    actions += giveUpWaiting(.cancelled, now: now).actions
+    actions += giveUpWaiting(.cancelled, along: nil, now: now).actions
     skippedSinceSummary = 0
     return actions
   }
 
   // MARK: Private
 
-  /// Gives up every waiting announcement for `reason`; returns how many that
-  /// was, counting those merged into them, and the actions that say so.
+  /// Gives up every waiting announcement for `reason`, along with announcement `leader`
+  /// when there is one; returns how many that was, counting those merged into them, and
+  /// the actions that say so.
   private mutating func giveUpWaiting(
-    _ reason: GiveUpReason, now: Duration
+    _ reason: GiveUpReason, along leader: AnnouncementID?, now: Duration
   )
     -> (count: Int, actions: [Action])
   {
@@ -173,14 +187,19 @@ package struct AnnouncementQueue: Sendable {
     var actions: [Action] = []
     while let (id, announcement) = waiting.popFirst() {
       count += 1 + (mergedInto[id]?.count ?? 0)
-      actions.append(
-        .report(
-          AnnouncerEvent(
-            announcement: id, text: announcement.text, attempt: 0, time: now,
-            kind: .gaveUp(reason))))
+      var event = AnnouncerEvent(
+        announcement: id, text: announcement.text, attempt: 0, time: now, kind: .gaveUp(reason))
+      event.givenUpWith = leader
+      actions.append(.report(event))
       actions += deliver(.gaveUp(reason), to: id)
     }
     return (count, actions)
+  }
+
+  private func requireInFlight(_ id: AnnouncementID, for input: String) {
+    guard inFlight?.id == id else {
+      preconditionFailure("Internal inconsistency: announcement \(id) was \(input) while not in flight")
+    }
   }
 
   private mutating func startNextIfIdle(now: Duration) -> [Action] {
@@ -261,14 +280,14 @@ package struct AnnouncementQueue: Sendable {
         inFlight = nil
         switch outcome {
         case .spoken(_, let duration): return [event(.spoken(duration: duration))] + deliver(outcome, to: id)
-        case .gaveUp(let reason) where reason == .stalled || reason == .notAnswering:
-          let behind = giveUpWaiting(reason, now: now)
-          var stalled = event(.gaveUp(reason))
-          if case .report(var report) = stalled {
+        case .gaveUp(let reason) where reason.meansServiceUnavailable:
+          let behind = giveUpWaiting(reason, along: id, now: now)
+          var leader = event(.gaveUp(reason))
+          if case .report(var report) = leader {
             report.givenUpAlong = behind.count
-            stalled = .report(report)
+            leader = .report(report)
           }
-          return [stalled] + deliver(outcome, to: id) + behind.actions
+          return [leader] + deliver(outcome, to: id) + behind.actions
         case .gaveUp(let reason): return [event(.gaveUp(reason))] + deliver(outcome, to: id)
         }
       }

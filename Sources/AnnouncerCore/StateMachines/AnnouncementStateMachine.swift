@@ -23,8 +23,12 @@
 ///   index mark, our final mark was among them. CANCEL, or END without our
 ///   final mark, is an interruption.
 /// - After an interruption, quiet probes are sent until the channel is
-///   quiet; only then is the next attempt sent, so a retry never cuts off
-///   the speech that interrupted it.
+///   quiet, and it must stay quiet over ``AnnouncerTiming/settleWindow``: the
+///   first probe that finds it quiet is followed by a second one that long
+///   after, and only when that one finds it quiet too is the next attempt sent.
+///   So a retry never cuts off the speech that interrupted it, nor starts in the
+///   short silence a screen reader leaves between cancelling its own speech and
+///   saying the next thing.
 /// - An attempt that began is watched by evidence of progress, never by a
 ///   guess from its length: while neither END nor CANCEL has come, a quiet
 ///   probe is sent every ``AnnouncerTiming/progressCheckInterval`` after the
@@ -48,8 +52,27 @@
 ///   ``AnnouncerTiming/beginBound``: if the channel is busy, it keeps waiting
 ///   its turn until the window closes; if it is quiet, the message was lost
 ///   and counts as interrupted.
+///
+/// Anything speech-dispatcher sends is taken as it comes: events for other
+/// messages, late, repeated or out of order, are ignored or held back. The
+/// driver's own inputs are not: a turn granted that was not asked for, or an
+/// answer for a submission that was never asked for, is a bug in the driver and
+/// stops the program (`preconditionFailure("Internal inconsistency …")`, as
+/// swift-async-algorithms' `DebounceStateMachine` does) rather than going on with
+/// a state nobody can reason about.
 struct AnnouncementStateMachine {
   /// What the driver must do next.
+  ///
+  /// The driver performs the actions of one input in the order they are returned,
+  /// and the order is part of the contract:
+  /// - a `report` comes before the `submit` it announces (`attempt` before the
+  ///   attempt is sent), so that observers see it before that message's events;
+  /// - `cancelSpeech` comes before anything else that finishes or retries, so our
+  ///   speech is cancelled before the backend sends the next message (its operations
+  ///   run in order), which a later cancel would cut off;
+  /// - `releaseTurn` comes after `cancelSpeech` and before `finish`, so another
+  ///   announcer gets the turn only once our speech is stopped;
+  /// - `finish` is the last action of all; nothing follows it, ever.
   enum Action: Equatable {
     /// Send `request` as submission `serial`, then report its id or failure.
     case submit(SpeechRequest, serial: Int)
@@ -83,6 +106,9 @@ struct AnnouncementStateMachine {
     var probe: QuietProbe?
     var nextProbeAt: Duration
     var interval: Duration
+    /// When a probe last found the channel quiet, with no busy one since: the settle
+    /// window runs from then; `nil` while no probe has found it quiet yet.
+    var quietSince: Duration? = nil
   }
 
   private enum State: Equatable {
@@ -194,19 +220,33 @@ struct AnnouncementStateMachine {
     return askForTurn()
   }
 
-  /// The speaking turn is ours: the part's first attempt goes out.
+  /// The speaking turn asked for with ``Action/takeTurn`` is ours: the part's first
+  /// attempt goes out. The driver grants only a turn that is asked for and not yet
+  /// given back; anything else is an internal inconsistency.
   mutating func turnTaken(now: Duration) -> [Action] {
-    guard state == .waitingForTurn else { return [] }
+    guard state == .waitingForTurn else {
+      preconditionFailure("Internal inconsistency: the turn was granted in state \(state), not asked for")
+    }
     return sendAttempt(now: now)
   }
 
-  /// The turn is not free yet: another announcer is speaking.
+  /// The turn asked for with ``Action/takeTurn`` is not free yet: another announcer is
+  /// speaking. The driver says so only right after it was asked.
   mutating func turnBusy(now: Duration) -> [Action] {
-    state == .waitingForTurn ? [.report(.waitingForTurn)] : []
+    guard state == .waitingForTurn else {
+      preconditionFailure("Internal inconsistency: the turn was found busy in state \(state), not asked for")
+    }
+    return [.report(.waitingForTurn)]
   }
 
   /// Submission `serial` was given message id `id`.
+  ///
+  /// An answer for a submission sent earlier that no longer matters (a probe whose
+  /// question was settled otherwise) is ignored; one for a submission never asked for,
+  /// or answered twice, is an internal inconsistency.
   mutating func submissionAccepted(serial: Int, id: MessageID, now: Duration) -> [Action] {
+    precondition(
+      wasAskedFor(serial: serial), "Internal inconsistency: submission \(serial) was never asked for")
     switch state {
     case .attempting(var attempt):
       if let early = attempt.message.accept(serial: serial, id: id) {
@@ -233,6 +273,8 @@ struct AnnouncementStateMachine {
 
   /// Submission `serial` could not be sent: the connection is gone.
   mutating func submissionFailed(serial: Int, now: Duration) -> [Action] {
+    precondition(
+      wasAskedFor(serial: serial), "Internal inconsistency: submission \(serial) was never asked for")
     guard isOurs(serial: serial) else { return [] }
     return connectionLost(now: now)
   }
@@ -452,9 +494,19 @@ struct AnnouncementStateMachine {
     switch verdict {
     case .quiet:
       if let windowEnd, now >= windowEnd { return finish(.gaveUp(.interruptedOutOfTime)) }
+      if wait.quietSince == nil, timing.settleWindow > .zero {
+        // Quiet now, but perhaps only in the gap between two messages of the same
+        // speaker: ask again once the settle window has passed.
+        wait.quietSince = now
+        wait.probe = nil
+        wait.nextProbeAt = now + timing.settleWindow
+        state = .waitingForQuiet(wait)
+        return []
+      }
       return sendAttempt(now: now)
     case .busy:
       wait.probe = nil
+      wait.quietSince = nil
       wait.nextProbeAt = now + wait.interval
       wait.interval = min(wait.interval + .milliseconds(25), timing.longestProbeInterval)
       state = .waitingForQuiet(wait)
@@ -508,6 +560,11 @@ struct AnnouncementStateMachine {
   private mutating func makeProbe(now: Duration) -> (QuietProbe, Int) {
     let serial = takeSerial()
     return (QuietProbe(serial: serial, sentAt: now, answerBy: now + timing.probeAnswerBound), serial)
+  }
+
+  /// Whether submission `serial` was ever asked for with a `submit` action.
+  private func wasAskedFor(serial: Int) -> Bool {
+    serial >= 1 && serial <= nextSerial
   }
 
   private func isOurs(serial: Int) -> Bool {

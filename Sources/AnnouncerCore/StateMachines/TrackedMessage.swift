@@ -20,9 +20,13 @@ struct TrackedMessage: Equatable {
   var isAccepted: Bool { id != nil }
 
   /// Records the id for `serial` and returns the held events that belong to it.
-  /// Returns `nil` when `serial` is not this message's.
+  /// Returns `nil` when `serial` is not this message's. The driver answers each
+  /// submission once: a second answer is an internal inconsistency.
   mutating func accept(serial: Int, id: MessageID) -> [SpeechEvent]? {
-    guard serial == self.serial, self.id == nil else { return nil }
+    guard serial == self.serial else { return nil }
+    guard self.id == nil else {
+      preconditionFailure("Internal inconsistency: submission \(serial) was answered twice")
+    }
     self.id = id
     let ours = earlyEvents.filter { $0.messageID == id }
     earlyEvents = []

@@ -40,8 +40,8 @@ struct Announce: AsyncParsableCommand {
     completion: .list(["init", "history", "replay"]))
   var texts: [String] = []
 
-  /// Whether the announcements come from standard input.
-  var readsStandardInput: Bool { texts.isEmpty || texts == ["-"] }
+  /// Whether the announcements come from standard input: never with `--when-done`.
+  var readsStandardInput: Bool { announcerOptions.whenDone == nil && (texts.isEmpty || texts == ["-"]) }
 
   /// The environment that defaults such as `ANNOUNCE_RATE` are read from; tests give
   /// their own, so that parsing never depends on the caller's.
@@ -52,6 +52,7 @@ struct Announce: AsyncParsableCommand {
     try announcerOptions.resolve(environment: environment)
     try voice.resolve(environment: environment)
     try output.validate()
+    try validateWaiting()
     if detach.requested && listing.anything {
       throw ValidationError(
         "--detach delivers announcements; leave it out with --list-modules and --list-voices.")

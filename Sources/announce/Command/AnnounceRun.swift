@@ -66,7 +66,14 @@ struct AnnounceRun {
       return .listed
     }
     try checkSSMLTexts()
-    if request.detach.requested { return try await detach() }
+    let watched = try watchedProcess()
+    if request.detach.requested { return try await detach(passing: watched) }
+    if let watched {
+      switch try await waitUntilEnded(watched) {
+      case .ended(let speaking): return try await AnnounceRun(speaking).outcome()
+      case .interrupted(let signal): return .interrupted(signal)
+      }
+    }
     let terminal = self.terminal
     let options = request.announcerOptions
     let speechd = try await request.connecting { () throws(SpeechdConnectError) in

@@ -67,10 +67,9 @@ final class AnnounceSession: Sendable {
           failures[reason, default: 0] += 1
           // Dropped ones are summed up at the end instead of one line each.
           if reason == .dropped { continue }
-          // Those given up because an earlier one stalled or found speech-dispatcher
-          // not answering (they never had an attempt) are named in that one's
-          // sentence: one sentence per stall.
-          if reason == .stalled || reason == .notAnswering, event.attempt == 0 { continue }
+          // Those given up along with an earlier one that found the speech service
+          // unavailable are named in that one's sentence: one sentence per failure.
+          if event.givenUpWith != nil { continue }
           let along =
             switch event.givenUpAlong {
             case 0: ""
@@ -78,7 +77,7 @@ final class AnnounceSession: Sendable {
             case let count: " and the \(count) announcements waiting after it"
             }
           terminal.error(
-            "Not delivered: \"\(EventDescription.shortened(event.text))\"\(along): \(reason.explanation).")
+            "Not delivered: \"\(EventDescription.shortened(event.text))\"\(along): \(reason.causeAndFix).")
         }
       }
       return failures

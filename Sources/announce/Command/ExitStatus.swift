@@ -44,7 +44,7 @@ enum ExitStatus {
   /// The status for a run whose undelivered announcements gave up for `reasons`.
   static func forReasons(_ reasons: some Collection<GiveUpReason>) -> Int32 {
     if reasons.isEmpty { return success }
-    if reasons.contains(where: { $0 == .stalled || $0 == .notAnswering || $0 == .disconnected }) {
+    if reasons.contains(where: \.meansServiceUnavailable) {
       return serviceUnavailable
     }
     return notDelivered

@@ -65,6 +65,12 @@ enum Settings {
     defaultText: "\(AnnouncerOptions.defaultMaxQueue)",
     variable: "ANNOUNCE_MAX_QUEUE")
 
+  static let whenDone = Setting<Int>(
+    option: "when-done", valueName: "pid",
+    summary:
+      "Wait until process PID ends, then speak TEXT, or by default a sentence naming the process and how long it ran",
+    rule: .processID, completion: .shellCommand("ps -o pid= -u \"$(id -u)\""))
+
   static let rate = Setting<Int>(
     option: "rate", short: "r", valueName: "rate", summary: "Speaking rate", rule: .level,
     variable: "ANNOUNCE_RATE", jsonKey: "rate"
@@ -128,6 +134,7 @@ struct AnnouncerOptions: SettingsGroup {
   @Flag(Settings.ssml) var ssml: Bool
   @Flag(Settings.restart) var restart: Bool
   @Option(Settings.maxQueue) var maxQueue: Int?
+  @Option(Settings.whenDone) var whenDone: Int?
 
   /// The queue bound when neither `--max-queue` nor `ANNOUNCE_MAX_QUEUE` gives one.
   static let defaultMaxQueue = 50
@@ -144,7 +151,7 @@ struct AnnouncerOptions: SettingsGroup {
       .init(Settings.timeout, \.timeout), .init(Settings.delay, \.delay),
       .init(Settings.priority, \.priority), .init(Settings.soundIcon, \.soundIcon),
       .init(Settings.ssml, \.ssml), .init(Settings.restart, \.restart),
-      .init(Settings.maxQueue, \.maxQueue),
+      .init(Settings.maxQueue, \.maxQueue), .init(Settings.whenDone, \.whenDone),
     ]
   }
 }

@@ -46,6 +46,13 @@ extension ValueRule<Int> {
 
   /// A speech-dispatcher level: rate, pitch, pitch range, volume.
   static let level = wholeNumber(in: VoiceOptions.levelRange, example: 50)
+
+  /// A process ID: Linux gives none above 4194304 (`PID_MAX_LIMIT`, the highest value
+  /// `/proc/sys/kernel/pid_max` takes). The help names no range, which says nothing a
+  /// person needs.
+  static let processID = ValueRule(
+    description: "a process ID, a whole number from 1 to 4194304", example: "1234",
+    parse: { Int($0) }, fromJSON: \.wholeNumber, accepts: { (1...4_194_304).contains($0) }, isNumeric: true)
 }
 
 extension ValueRule<String> {
@@ -104,12 +111,14 @@ struct Setting<Value: Sendable>: Sendable {
   var jsonKey: String?
   /// Puts the value into an announcement; `nil` for a setting of the whole run.
   var apply: (@Sendable (inout Announcement, Value) -> Void)?
+  /// How the shells' completion offers values; `nil` for none.
+  var completion: CompletionKind?
 
   /// Declares a setting; see the properties for each argument.
   init(
     option: String? = nil, short: Character? = nil, valueName: String = "value", summary: String,
     rule: ValueRule<Value>, defaultText: String? = nil, variable: String? = nil, jsonKey: String? = nil,
-    apply: (@Sendable (inout Announcement, Value) -> Void)? = nil
+    completion: CompletionKind? = nil, apply: (@Sendable (inout Announcement, Value) -> Void)? = nil
   ) {
     self.option = option
     self.short = short
@@ -120,6 +129,7 @@ struct Setting<Value: Sendable>: Sendable {
     self.variable = variable
     self.jsonKey = jsonKey
     self.apply = apply
+    self.completion = completion
     assert(jsonKey == nil || apply != nil, "the JSON field \(jsonKey ?? "") must say where it goes")
   }
 
@@ -245,7 +255,8 @@ extension Option {
   /// The option that `setting` declares.
   init<Wrapped: ExpressibleByArgument>(_ setting: Setting<Wrapped>) where Value == Wrapped? {
     self.init(
-      name: setting.names, parsing: setting.rule.isNumeric ? .unconditional : .next, help: setting.help)
+      name: setting.names, parsing: setting.rule.isNumeric ? .unconditional : .next, help: setting.help,
+      completion: setting.completion)
   }
 }
 

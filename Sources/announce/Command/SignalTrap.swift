@@ -16,10 +16,18 @@ final class SignalTrap: Sendable {
     let number = Atomic<Int32>(0)
   }
 
+  /// Whether a trap was armed before in this process. libdispatch installs its own
+  /// handler for a signal when the first source for it is registered, once per process,
+  /// and never again; so only the first trap ignores the signals until then, and a later
+  /// one (after the wait of `--when-done`) must leave that handler in place, or it would
+  /// get no signal at all.
+  private static let armedBefore = Atomic<Bool>(false)
+
   init(onSignal: @escaping @Sendable (HandledSignal) async -> Void) {
     let caught = Caught()
+    let first = !Self.armedBefore.exchange(true, ordering: .sequentiallyConsistent)
     let sources = HandledSignal.allCases.map { signal in
-      Glibc.signal(signal.number, SIG_IGN)
+      if first { Glibc.signal(signal.number, SIG_IGN) }
       let source = DispatchSource.makeSignalSource(signal: signal.number, queue: .global())
       source.setEventHandler {
         // Claimed here, as the signal arrives and before our speech is cancelled, so that

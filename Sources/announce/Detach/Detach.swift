@@ -36,8 +36,10 @@ enum Detach {
   /// - Parameters:
   ///   - arguments: the command's own arguments, without the program name.
   ///   - passesStandardInput: whether the child reads the parent's standard input.
+  ///   - processDescriptor: the pidfd of `--when-done`, which the child gets as
+  ///     ``WatchedProcess/inheritedDescriptor``.
   static func spawnChild(
-    arguments: [String], passesStandardInput: Bool
+    arguments: [String], passesStandardInput: Bool, processDescriptor: Int32? = nil
   ) throws(DetachError)
     -> pid_t
   {
@@ -45,6 +47,11 @@ enum Detach {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
+    if let processDescriptor {
+      // A copy above it, since dup2 onto the same number would leave close-on-exec set.
+      let copy = fcntl(processDescriptor, F_DUPFD_CLOEXEC, WatchedProcess.inheritedDescriptor + 1)
+      posix_spawn_file_actions_adddup2(&actions, copy, WatchedProcess.inheritedDescriptor)
+    }
     if !passesStandardInput {
       posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     }

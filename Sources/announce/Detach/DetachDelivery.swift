@@ -4,15 +4,13 @@ import Glibc
 
 extension AnnounceRun {
   /// `--detach`: connects, so that an unreachable speech-dispatcher is still reported
-  /// here with its exit status, then starts the delivery in the background.
+  /// here with its exit status, then starts the delivery in the background; with
+  /// `--when-done`, the background process waits for `watched` through the pidfd it is given.
   ///
   /// The connection is left open for the process's exit to close: a polite goodbye
   /// would cost round trips of the latency that `--detach` exists to save.
-  func detach() async throws(RunFailure) -> RunResult {
-    let client = try await request.connecting { () throws(SpeechdConnectError) in
-      try await SpeechdClient.connect(
-        address: request.output.address, environment: Announce.environment, appName: request.output.appName)
-    }
+  func detach(passing watched: WatchedProcess?) async throws(RunFailure) -> RunResult {
+    let client = try await reachSpeechd()
     // The child has no standard error, so a log it cannot write is said here, and the
     // delivery goes on without it.
     if HistorySwitch.records(request),
@@ -23,7 +21,7 @@ extension AnnounceRun {
     do {
       _ = try Detach.spawnChild(
         arguments: Array(CommandLine.arguments.dropFirst()),
-        passesStandardInput: request.readsStandardInput)
+        passesStandardInput: request.readsStandardInput, processDescriptor: watched?.descriptor)
     } catch {
       throw RunFailure(error.description, status: ExitStatus.serviceUnavailable)
     }

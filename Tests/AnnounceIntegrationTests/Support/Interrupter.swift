@@ -25,8 +25,9 @@ final class Interrupter: Sendable {
     return try await client.say(request)
   }
 
-  /// Cancels every message of this client, as a screen reader's `CANCEL self` does.
-  func cancelAll() async {
+  /// Cancels this client's own speech (`CANCEL self`), as a screen reader such as Orca does
+  /// before it says the next thing.
+  func cancelOwnSpeech() async {
     await client.cancelAll()
   }
 
@@ -51,7 +52,8 @@ final class Interrupter: Sendable {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
       if let event = received.withLock({ $0.first(where: matches) }) { return event }
-      try? await Task.sleep(for: .milliseconds(10))
+      // Often enough to time a gap after an event within a few milliseconds.
+      try? await Task.sleep(for: .milliseconds(2))
     }
     return nil
   }

@@ -39,12 +39,21 @@ import Testing
     #expect(probe.request.purpose == .quietProbe)
     #expect(probe.request.priority == .notification)
     backend.emit(.began(probe.id))
-    backend.emit(.ended(probe.id))
+    await backend.emit(.ended(probe.id), handledBy: announcer)
+    // Quiet: the driver sleeps through the settle window, on its clock, and asks again.
+    let settle = AnnouncerTiming().settleWindow
+    await clock.waitForSleeper(until: settle)
+    // The timers armed before (for BEGIN, then for progress) were replaced, not left behind.
+    #expect(clock.sleeperCount == 1)
+    clock.advance(by: settle)
+    let settled = try #require(await said.next())
+    #expect(settled.request.purpose == .quietProbe)
+    backend.emit(.ended(settled.id))
     let retry = try #require(await said.next())
     #expect(retry.request == first.request)
     backend.emit(.began(retry.id))
     backend.emit(.ended(retry.id))
-    #expect(await outcome == .spoken(attempts: 2, duration: .zero))
+    #expect(await outcome == .spoken(attempts: 2, duration: settle))
     await announcer.close()
     var names: [String] = []
     for await event in events { names.append(event.kind.name) }
@@ -136,11 +145,17 @@ import Testing
     await backend.emit(.connectionRestored, handledBy: announcer)
     let probe = try #require(await said.next())
     #expect(probe.request.purpose == .quietProbe)
-    backend.emit(.ended(probe.id))
+    await backend.emit(.ended(probe.id), handledBy: announcer)
+    let settle = AnnouncerTiming().settleWindow
+    await clock.waitForSleeper(until: .seconds(2) + settle)
+    #expect(clock.sleeperCount == 1)
+    clock.advance(by: settle)
+    let settled = try #require(await said.next())
+    backend.emit(.ended(settled.id))
     let retry = try #require(await said.next())
     #expect(retry.request.text == "one")
     backend.emit(.ended(retry.id))
-    #expect(await outcome == .spoken(attempts: 2, duration: .seconds(2)))
+    #expect(await outcome == .spoken(attempts: 2, duration: .seconds(2) + settle))
     await announcer.close()
   }
 

@@ -109,7 +109,12 @@ import Testing
     #expect(interrupted.contains(.report(.waitingForQuiet)))
     let probe = try #require(probeSerial(interrupted))
     _ = m.submissionAccepted(serial: probe, id: 9, now: .seconds(11))
-    let retry = try #require(submitted(m.handle(.ended(9), now: .seconds(11))))
+    #expect(m.handle(.ended(9), now: .seconds(11)) == [])
+    // Still quiet once the settle window has passed.
+    let settled = Duration.seconds(11) + timing.settleWindow
+    let secondProbe = try #require(probeSerial(m.tick(now: settled)))
+    _ = m.submissionAccepted(serial: secondProbe, id: 10, now: settled)
+    let retry = try #require(submitted(m.handle(.ended(10), now: settled)))
     #expect(retry.text == second.text)
     #expect(m.attemptsOfPart == 2)
   }
@@ -140,19 +145,50 @@ import Testing
     var m = AnnouncementStateMachine(Announcement("Saved"), timing: timing)
     _ = m.start(now: .zero)
     #expect(m.cancel(now: .seconds(1)) == [.releaseTurn, .finish(.gaveUp(.cancelled))])
-    #expect(m.turnTaken(now: .seconds(2)) == [])
+    #expect(m.deadline == nil)
   }
 
-  @Test func aLateGrantOrBusyAnswerIsIgnored() throws {
-    var m = AnnouncementStateMachine(Announcement("Saved"), timing: timing)
+  // The driver grants only a turn that was asked for and not given back: anything else
+  // is a bug of its own, and stops the program instead of going on in a state nobody
+  // can reason about.
+
+  /// An announcement that has asked for the turn, for the exit tests (which capture nothing).
+  static func waitingForTheTurn() -> AnnouncementStateMachine {
+    var m = AnnouncementStateMachine(Announcement("Saved"), timing: AnnouncerTiming())
     _ = m.start(now: .zero)
-    let first = try #require(submitted(m.turnTaken(now: .zero)))
-    #expect(m.turnTaken(now: .zero) == [])
-    #expect(m.turnBusy(now: .zero) == [])
-    _ = m.submissionAccepted(serial: first.serial, id: 7, now: .zero)
-    #expect(
-      m.handle(.ended(7), now: .seconds(1))
-        == [.releaseTurn, .finish(.spoken(attempts: 1, duration: .seconds(1)))])
+    return m
+  }
+
+  @Test func aTurnGrantedTwiceStopsTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      var m = LongTextAndTurnTests.waitingForTheTurn()
+      _ = m.turnTaken(now: .zero)
+      _ = m.turnTaken(now: .zero)
+    }
+  }
+
+  @Test func aTurnGrantedAfterItWasGivenBackStopsTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      var m = LongTextAndTurnTests.waitingForTheTurn()
+      _ = m.cancel(now: .seconds(1))
+      _ = m.turnTaken(now: .seconds(2))
+    }
+  }
+
+  @Test func aBusyTurnThatWasNotAskedForStopsTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      var m = LongTextAndTurnTests.waitingForTheTurn()
+      _ = m.turnTaken(now: .zero)
+      _ = m.turnBusy(now: .zero)
+    }
+  }
+
+  @Test func aTurnGrantedToAnAnnouncementNotInFlightStopsTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      var queue = AnnouncementQueue()
+      _ = queue.enqueue(Announcement("Saved"), id: AnnouncementID(1), now: .zero)
+      _ = queue.turnTaken(AnnouncementID(2), now: .zero)
+    }
   }
 
   @Test func theDelayComesBeforeTheTurn() {

@@ -68,9 +68,14 @@ import Testing
     let (_, probe) = submissions(actions)[1]
     actions += queue.submissionAccepted(probe, messageID: 6, now: .milliseconds(101))
     actions += queue.handle(.ended(6), now: .milliseconds(120))
-    let (_, retry) = submissions(actions)[2]
-    actions += queue.submissionAccepted(retry, messageID: 7, now: .milliseconds(121))
-    actions += queue.handle(.began(7), now: .milliseconds(125))
+    // Quiet; and still quiet once the settle window has passed.
+    actions += queue.tick(now: .milliseconds(190))
+    let (_, settled) = submissions(actions)[2]
+    actions += queue.submissionAccepted(settled, messageID: 16, now: .milliseconds(190))
+    actions += queue.handle(.ended(16), now: .milliseconds(191))
+    let (_, retry) = submissions(actions)[3]
+    actions += queue.submissionAccepted(retry, messageID: 7, now: .milliseconds(191))
+    actions += queue.handle(.began(7), now: .milliseconds(195))
     actions += queue.handle(.indexMark(7, name: SpeechRequest.finalMarkName), now: .milliseconds(600))
     actions += queue.handle(.ended(7), now: .milliseconds(900))
     #expect(
@@ -115,21 +120,78 @@ import Testing
     #expect(queue.isIdle)
   }
 
-  @Test func afterADisconnectLaterAnnouncementsKeepTryingAndNoneHangs() {
+  /// Queues `count` lines with retry window `timeout`; returns the first one's attempt.
+  func enqueueLines(
+    _ count: Int, timeout: Duration, into queue: inout TurnGrantingQueue
+  ) -> SubmissionID {
+    var actions: [Action] = []
+    for index in 1...count {
+      actions += queue.enqueue(
+        Announcement("line \(index)", retryTimeout: timeout), id: AnnouncementID(index), now: .zero)
+    }
+    return submissions(actions)[0].1
+  }
+
+  /// A daemon killed for good: the first announcement waits out its window (0–2 s) for
+  /// it, and the five behind it go at once with it, instead of one window each (12 s).
+  @Test func aDaemonThatStaysAwayGivesUpEveryWaitingAnnouncementWhenTheWindowCloses() {
     var queue = TurnGrantingQueue(timing: AnnouncerTiming())
-    var actions = queue.enqueue(Announcement("one"), id: AnnouncementID(1), now: .zero)
-    actions += queue.enqueue(Announcement("two"), id: AnnouncementID(2), now: .zero)
-    let (_, first) = submissions(actions)[0]
+    let first = enqueueLines(6, timeout: .seconds(2), into: &queue)
     _ = queue.submissionAccepted(first, messageID: 5, now: .zero)
+    _ = queue.handle(.began(5), now: .zero)
     #expect(deliveries(queue.handle(.connectionLost, now: .seconds(1))).isEmpty)
-    // The first one's window (0–3 s) closes without the connection coming back.
-    let closed = queue.tick(now: .seconds(3))
-    #expect(deliveries(closed).map(\.1) == [.gaveUp(.disconnected)])
-    // The second one starts, cannot be sent, and waits for its own window (3–6 s).
-    let (_, second) = submissions(closed)[0]
-    #expect(deliveries(queue.submissionFailed(second, now: .seconds(3))).isEmpty)
-    #expect(queue.deadline == .seconds(6))
-    #expect(deliveries(queue.tick(now: .seconds(6))).map(\.1) == [.gaveUp(.disconnected)])
+    #expect(queue.deadline == .seconds(2))
+    let closed = queue.tick(now: .seconds(2))
+    #expect(submissions(closed).isEmpty)
+    #expect(deliveries(closed).map(\.0.rawValue) == [1, 2, 3, 4, 5, 6])
+    #expect(deliveries(closed).allSatisfy { $0.1 == .gaveUp(.disconnected) })
+    let gaveUp = closed.compactMap { action -> AnnouncerEvent? in
+      if case .report(let event) = action, event.kind == .gaveUp(.disconnected) { return event }
+      return nil
+    }
+    #expect(gaveUp.map(\.announcement.rawValue) == [1, 2, 3, 4, 5, 6])
+    #expect(gaveUp.map(\.givenUpAlong) == [5, 0, 0, 0, 0, 0])
+    #expect(gaveUp.map(\.givenUpWith) == [nil] + Array(repeating: AnnouncementID(1), count: 5))
+    #expect(queue.isIdle)
+  }
+
+  /// A daemon that comes back within the window: the interrupted announcement is retried
+  /// and every one behind it is spoken, as before.
+  @Test func aDaemonThatComesBackWithinTheWindowStillGetsEveryAnnouncementSpoken() {
+    var queue = TurnGrantingQueue(timing: AnnouncerTiming())
+    let first = enqueueLines(3, timeout: .seconds(2), into: &queue)
+    _ = queue.submissionAccepted(first, messageID: 5, now: .zero)
+    _ = queue.handle(.connectionLost, now: .seconds(1))
+    var now = Duration.milliseconds(1500)
+    let restored = queue.handle(.connectionRestored, now: now)
+    var messageID = 10
+    var spoken: [Int] = []
+    var pending = submissions(restored)
+    // Every probe finds the channel quiet, and every attempt is heard.
+    while let (_, submission) = pending.first {
+      messageID += 1
+      now += .milliseconds(10)
+      var step = queue.submissionAccepted(submission, messageID: messageID, now: now)
+      step += queue.handle(.ended(messageID), now: now)
+      if submissions(step).isEmpty, let settled = queue.deadline, settled < now + .seconds(1) {
+        now = settled
+        step += queue.tick(now: now)
+      }
+      spoken += deliveries(step).filter { $0.1.wasSpoken }.map(\.0.rawValue)
+      #expect(deliveries(step).allSatisfy { $0.1.wasSpoken })
+      pending = submissions(step)
+    }
+    #expect(spoken == [1, 2, 3])
+    #expect(queue.isIdle)
+  }
+
+  /// With no window at all, a lost connection is a verdict at once, for all of them.
+  @Test func aLostConnectionWithATimeoutOfZeroGivesUpEveryWaitingAnnouncementAtOnce() {
+    var queue = TurnGrantingQueue(timing: AnnouncerTiming())
+    let first = enqueueLines(3, timeout: .zero, into: &queue)
+    let lost = queue.submissionFailed(first, now: .zero)
+    #expect(deliveries(lost).map(\.0.rawValue) == [1, 2, 3])
+    #expect(deliveries(lost).allSatisfy { $0.1 == .gaveUp(.disconnected) })
     #expect(queue.isIdle)
   }
 
@@ -188,8 +250,9 @@ import Testing
     let events = gaveUp(finished)
     #expect(events.map(\.kind) == Array(repeating: .gaveUp(.stalled), count: 3))
     #expect(events.map(\.announcement.rawValue) == [1, 2, 3])
-    // The first carries how many went with it; the others never had an attempt.
+    // The first carries how many went with it; the others name the one they went with.
     #expect(events.map(\.givenUpAlong) == [2, 0, 0])
+    #expect(events.map(\.givenUpWith) == [nil, AnnouncementID(1), AnnouncementID(1)])
     #expect(events.map(\.attempt) == [1, 0, 0])
     #expect(submissions(finished).isEmpty)
     #expect(queue.isIdle)

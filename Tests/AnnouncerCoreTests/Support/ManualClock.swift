@@ -18,6 +18,19 @@ final class ManualClock: Clock, Sendable {
     var now = Instant(offset: .zero)
     var sleepers: [Int: Sleeper] = [:]
     var lastKey = 0
+    /// Tests waiting until somebody sleeps until a given instant.
+    var sleeperWaiters: [(deadline: Duration, continuation: CheckedContinuation<Void, Never>)] = []
+
+    func hasSleeper(until deadline: Duration) -> Bool {
+      sleepers.values.contains { $0.deadline.offset == deadline }
+    }
+
+    /// Takes the waiters whose sleeper has come.
+    mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
+      let waiters = sleeperWaiters
+      sleeperWaiters = waiters.filter { !hasSleeper(until: $0.deadline) }
+      return waiters.filter { hasSleeper(until: $0.deadline) }.map(\.continuation)
+    }
   }
 
   private let state = Mutex(State())
@@ -28,6 +41,20 @@ final class ManualClock: Clock, Sendable {
   /// How many sleepers are waiting.
   var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+  /// Returns once somebody sleeps until `deadline` (a duration since the clock started):
+  /// once a driver has armed its timer for then. A driver that never does makes the
+  /// test run into its time limit.
+  func waitForSleeper(until deadline: Duration) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let ready = state.withLock { state -> Bool in
+        if state.hasSleeper(until: deadline) { return true }
+        state.sleeperWaiters.append((deadline, continuation))
+        return false
+      }
+      if ready { continuation.resume() }
+    }
+  }
+
   func sleep(until deadline: Instant, tolerance: Duration?) async throws {
     let key = state.withLock {
       $0.lastKey += 1
@@ -35,12 +62,14 @@ final class ManualClock: Clock, Sendable {
     }
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        let resumeNow: Bool = state.withLock {
-          if $0.now >= deadline { return true }
-          $0.sleepers[key] = Sleeper(deadline: deadline, continuation: continuation)
-          return false
+        let (resumeNow, satisfied) = state.withLock {
+          state -> (Bool, [CheckedContinuation<Void, Never>]) in
+          if state.now >= deadline { return (true, []) }
+          state.sleepers[key] = Sleeper(deadline: deadline, continuation: continuation)
+          return (false, state.takeSatisfiedWaiters())
         }
         if resumeNow { continuation.resume() }
+        for waiter in satisfied { waiter.resume() }
       }
     } onCancel: {
       let sleeper = state.withLock { $0.sleepers.removeValue(forKey: key) }

@@ -1,0 +1,93 @@
+import AnnouncerCore
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+
+/// How the wait of `--when-done` ended.
+enum WaitEnding {
+  /// The process ended: the command that speaks its announcements, as if it had been
+  /// given without `--when-done`.
+  case ended(Announce)
+  /// A signal ended the run during the wait; nothing is spoken.
+  case interrupted(HandledSignal)
+}
+
+extension AnnounceRun {
+  /// The process `--when-done` names, opened for waiting; `nil` without the option. A bad
+  /// PID is a usage error here, before anything connects, so `--detach` still reports it.
+  func watchedProcess() throws(RunFailure) -> WatchedProcess? {
+    guard let pid = request.announcerOptions.whenDone.map(pid_t.init) else { return nil }
+    if request.detach.isChild, let inherited = WatchedProcess.inherited(pid) { return inherited }
+    return try WatchedProcess.open(pid)
+  }
+
+  /// Connects to speech-dispatcher, so that one it cannot reach is reported with its exit
+  /// status now rather than after a wait or in the background.
+  func reachSpeechd() async throws(RunFailure) -> SpeechdClient {
+    try await request.connecting { () throws(SpeechdConnectError) in
+      try await SpeechdClient.connect(
+        address: request.output.address, environment: Announce.environment, appName: request.output.appName)
+    }
+  }
+
+  /// `--when-done`: checks that speech-dispatcher can be reached, then waits until
+  /// `process` ends or a ``HandledSignal`` arrives, whichever comes first.
+  ///
+  /// No connection is held during the wait, which may be hours long: the announcement
+  /// connects afresh when the process has ended, and its retry window starts then.
+  func waitUntilEnded(_ process: WatchedProcess) async throws(RunFailure) -> WaitEnding {
+    try await reachSpeechd().close()
+    if request.output.verbose { terminal.error("Waiting for process \(process.spokenName) to end.") }
+    let (wakes, wake) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingOldest(1))
+    let signals = SignalTrap { wake.yield(.signal($0)) }
+    guard process.onEnd({ wake.yield(.ended(at: $0)) }) else {
+      signals.disarm()
+      throw RunFailure(
+        "Could not start a thread to wait for process \(process.pid); try again.",
+        status: ExitStatus.serviceUnavailable)
+    }
+    var first = wakes.makeAsyncIterator()
+    guard let woken = await first.next() else { preconditionFailure("a wait never ends without a wake") }
+    signals.disarm()
+    switch woken {
+    case .signal(let signal):
+      terminal.failure(
+        "Stopped waiting for process \(process.spokenName) because of \(signal.name); nothing was spoken.",
+        status: signal.exitStatus)
+      return .interrupted(signal)
+    case .ended(let time):
+      // The signals stay with libdispatch's handler, which the announcement's own trap
+      // goes on using (see SignalTrap).
+      var speaking = request
+      speaking.announcerOptions.whenDone = nil
+      if speaking.texts.isEmpty { speaking.texts = [process.sentence(endedAt: time)] }
+      return .ended(speaking)
+    }
+  }
+
+  /// What ends a wait.
+  private enum Wake: Sendable {
+    case ended(at: Duration)
+    case signal(HandledSignal)
+  }
+}
+
+extension Announce {
+  /// The usage errors of `--when-done`: it speaks TEXT or a plain sentence of its own,
+  /// never standard input, and never instead of listing.
+  func validateWaiting() throws {
+    guard announcerOptions.whenDone != nil else { return }
+    if listing.anything {
+      throw ValidationError("--list-modules and --list-voices speak nothing; leave out --when-done.")
+    }
+    if texts == ["-"] || input.format == .json {
+      throw ValidationError(
+        "--when-done speaks TEXT or a sentence of its own, never standard input; give the announcements as TEXT."
+      )
+    }
+    if announcerOptions.ssml && texts.isEmpty {
+      throw ValidationError(
+        "--when-done's own sentence is plain text; give SSML as TEXT, or leave out --ssml.")
+    }
+  }
+}
