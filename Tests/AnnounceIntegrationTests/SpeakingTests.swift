@@ -51,14 +51,17 @@ struct SpeakingTests {
 
     @Test func anAnnouncementCutOffWithTimeoutZeroIsNotDelivered() async throws {
       let interrupter = try await Interrupter(stack: stack)
+      let recording = try stack.record()
       let running = try startAnnounce(["--verbose", "--timeout", "0", Self.long])
       #expect(running.waitForOutput(containing: "speaking"))
+      #expect(recording.waitForSpeech())
       // At `message` priority, as a screen reader speaks, which always cuts a playing
       // `text` message off. A `text` message sent within milliseconds of our BEGIN was
       // now and then discarded instead (CANCEL) by a warm 0.11.4 daemon, and then this
       // test would not be about us.
       let id = try await interrupter.say("Stop right there, please", priority: .message)
       let result = running.wait()
+      _ = recording.stop()
       #expect(result.status == 1, "\(result.standardError)")
       #expect(result.standardError.contains("Not delivered"))
       #expect(result.standardError.contains("timeout of 0"))
@@ -78,6 +81,7 @@ struct SpeakingTests {
         "--verbose", "--timeout", "15", "The build failed with three errors",
       ])
       #expect(running.waitForOutput(containing: "speaking"))
+      #expect(recording.waitForSpeech())
       let id = try await interrupter.say("Meanwhile, another program says something else")
       let result = running.wait()
       let speech = recording.stop()

@@ -153,6 +153,23 @@ final class Recording: @unchecked Sendable {
     startedAt = Date()
   }
 
+  /// Waits until the null sink has played at least `seconds` of speech since the
+  /// recording began; false after `timeout`.
+  ///
+  /// BEGIN says that speech-dispatcher has started the message, not that its sound
+  /// plays. Under load BEGIN came 2.0 to 2.1 s after the attempt and a `message` sent
+  /// right after it did not cut our `text` off (2 runs in about 60, on both releases),
+  /// so a test whose premise is "ours is playing, now cut it off" waits for sound.
+  func waitForSpeech(seconds: Double = 0.2, timeout: Double = 10) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      let data = FileManager.default.contents(atPath: path) ?? Data()
+      if Self.speechSeconds(in: data) >= seconds { return true }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    return false
+  }
+
   /// Stops recording and returns how many seconds of it are speech:
   /// 20 ms windows whose RMS is above 0.01 of full scale.
   func stop() -> Double {
