@@ -3,12 +3,13 @@
 
     bench/speechd_releases.py [--runs N] [--release 12|13 ...]
 
-For each release it starts a private stack with Tests/Support/teststack (TESTSTACK_RELEASE),
-talks SSIP to it directly (no libspeechd, no announce), records the null sink, and prints
-one table: how each form of quiet probe behaves on an idle channel (time from BEGIN to
-END, and whether it made a sound), how soon a probe after another client's END is
-answered, how soon after a screen reader's "CANCEL self" the channel reads as quiet, and
-the timings of a short message. docs/speech-dispatcher.md reports its figures.
+For each release it starts a private stack with Tests/Support/teststack (through
+announce_bench's Workspace, as bench/run does), talks SSIP to it directly (no libspeechd,
+no announce), records the null sink, and prints one table: how each form of quiet probe
+behaves on an idle channel (time from BEGIN to END, and whether it made a sound), how
+soon a probe after another client's END is answered, how soon after a screen reader's
+"CANCEL self" the channel reads as quiet, and the timings of a short message.
+docs/speech-dispatcher.md reports its figures.
 Standard library only.
 """
 
@@ -18,12 +19,10 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TESTSTACK = os.path.join(ROOT, "Tests", "Support", "teststack")
+from announce_bench.workspace import TESTSTACK, BenchError, Workspace, debian13_root
 
 EVENTS = {"700": "mark", "701": "begin", "702": "end", "703": "cancel", "704": "pause", "705": "resume"}
 
@@ -117,26 +116,18 @@ class Client:
         self.sock.close()
 
 
-class Stack:
-    def __init__(self, release, workdir, extra=()):
-        self.dir = os.path.join(workdir, f"r{release}")
-        self.env = dict(os.environ, TESTSTACK_RELEASE=str(release))
-        subprocess.run([TESTSTACK, "start", self.dir, *extra], env=self.env, check=True,
-                       stdout=subprocess.DEVNULL)
-        values = subprocess.run([TESTSTACK, "env", self.dir], env=self.env, check=True,
-                                capture_output=True, text=True).stdout
-        self.values = dict(line.split("=", 1) for line in values.splitlines() if "=" in line)
-        self.socket = self.values["SPEECHD_ADDRESS"].split(":", 1)[1]
+def record(ws, stack, path):
+    """Records the stack's null sink into `path` until terminated."""
+    return ws.spawn([TESTSTACK, "record", stack["TESTSTACK_DIR"], path], env=os.environ)
 
-    def record(self, path):
-        return subprocess.Popen([TESTSTACK, "record", self.dir, path], env=self.env)
 
-    def speech_seconds(self, path):
-        out = subprocess.run([TESTSTACK, "speech-seconds", path], capture_output=True, text=True)
-        return float(out.stdout.strip() or 0)
+def speech_seconds(path):
+    out = subprocess.run([TESTSTACK, "speech-seconds", path], capture_output=True, text=True)
+    return float(out.stdout.strip() or 0)
 
-    def stop(self):
-        subprocess.run([TESTSTACK, "stop", self.dir], env=self.env, stdout=subprocess.DEVNULL)
+
+def socket_of(stack):
+    return stack["SPEECHD_ADDRESS"].split(":", 1)[1]
 
 
 def ms(seconds):
@@ -155,13 +146,13 @@ PROBES = [
 ]
 
 
-def measure(release, runs, workdir):
-    stack = Stack(release, workdir)
+def measure(release, runs, ws):
+    stack = ws.start_stack(f"r{release}", release)
     rows = {}
     try:
-        client = Client(stack.socket, "measure")
-        other = Client(stack.socket, "other")
-        version = stack.values.get("TESTSTACK_SPEECHD_VERSION", "?")
+        client = Client(socket_of(stack), "measure")
+        other = Client(socket_of(stack), "other")
+        version = stack.get("TESTSTACK_SPEECHD_VERSION", "?")
         # A short message: say → BEGIN, BEGIN → END.
         begins, totals = [], []
         for _ in range(runs):
@@ -175,8 +166,8 @@ def measure(release, runs, workdir):
         rows["\"Saved\": SPEAK → END, ms"] = ms(median(totals))
         # Probe forms on an idle channel, recorded.
         for label, text, ssml in PROBES:
-            path = os.path.join(workdir, f"probe-{release}-{len(rows)}.raw")
-            recorder = stack.record(path)
+            path = ws.path(f"probe-{release}-{len(rows)}.raw")
+            recorder = record(ws, stack, path)
             time.sleep(0.4)
             spans, ends = [], 0
             for _ in range(runs):
@@ -190,7 +181,7 @@ def measure(release, runs, workdir):
             time.sleep(0.3)
             recorder.terminate()
             recorder.wait()
-            sound = stack.speech_seconds(path)
+            sound = speech_seconds(path)
             rows[f"probe {label}: BEGIN → END, ms"] = f"{ms(median(spans))} ({ends}/{runs} END)"
             rows[f"probe {label}: sound for {runs} probes, s"] = f"{sound:.2f}"
         # Another client's message ends; how soon is a probe sent then answered with END?
@@ -231,23 +222,23 @@ def measure(release, runs, workdir):
         other.close()
         return version, rows
     finally:
-        stack.stop()
+        ws.stop_stack(stack["TESTSTACK_DIR"])
 
 
-def activation(release, workdir):
+def activation(release, ws):
     """Seconds from the first connection to the END of the first message."""
-    stack = Stack(release, os.path.join(workdir, "activated"), ["--socket-activated"])
+    stack = ws.start_stack(f"a{release}", release, socket_activated=True)
     try:
         start = time.monotonic()
         try:
-            client = Client(stack.socket, "first")
+            client = Client(socket_of(stack), "first")
             _, mid = client.say("<speak>Hello</speak>")
             done = client.wait(mid, timeout=20)
         except (OSError, RuntimeError):
             return "no answer"
         return f"{time.monotonic() - start:.2f} s" if done else "no END in 20 s"
     finally:
-        stack.stop()
+        ws.stop_stack(stack["TESTSTACK_DIR"])
 
 
 def main(argv):
@@ -256,16 +247,20 @@ def main(argv):
     ap.add_argument("--release", action="append", choices=["12", "13"])
     args = ap.parse_args(argv)
     releases = args.release or ["12", "13"]
-    if "13" in releases:
-        subprocess.run([os.path.join(ROOT, "scripts", "debian13-root")], check=True, stdout=subprocess.DEVNULL)
     columns = {}
-    with tempfile.TemporaryDirectory(prefix="announce-releases-") as workdir:
-        os.makedirs(os.path.join(workdir, "activated"))
+    ws = Workspace()
+    try:
+        if "13" in releases:
+            debian13_root()
         for release in releases:
-            version, rows = measure(release, args.runs, workdir)
-            os.makedirs(os.path.join(workdir, "activated"), exist_ok=True)
-            rows["socket-activated: connect → first END"] = activation(release, workdir)
+            version, rows = measure(release, args.runs, ws)
+            rows["socket-activated: connect → first END"] = activation(release, ws)
             columns[f"{version} (Debian {release})"] = rows
+    except BenchError as e:
+        print(f"speechd_releases.py: {e}", file=sys.stderr)
+        return 1
+    finally:
+        ws.close()
     names = list(next(iter(columns.values())))
     print("| measured (median of %d) | %s |" % (args.runs, " | ".join(columns)))
     print("|---|" + "---|" * len(columns))

@@ -34,11 +34,15 @@ class Workspace:
     def path(self, name):
         return os.path.join(self.dir, name)
 
-    def start_stack(self, name, release, broken=False):
-        """Starts a private stack on Debian `release`'s speech-dispatcher; returns its env file as a dict."""
+    def start_stack(self, name, release, broken=False, socket_activated=False):
+        """Starts a private stack on Debian `release`'s speech-dispatcher; returns its env file as a dict.
+
+        With `socket_activated`, speech-dispatcher starts on the first connection, as
+        0.12's speech-dispatcher.socket unit starts it."""
         d = self.path(name)
         self.stacks.append(d)
-        args = [TESTSTACK, "start", d] + (["--broken-audio"] if broken else [])
+        args = ([TESTSTACK, "start", d] + (["--broken-audio"] if broken else [])
+                + (["--socket-activated"] if socket_activated else []))
         env = {k: v for k, v in os.environ.items() if not k.startswith("TESTSTACK_")}
         env["TESTSTACK_RELEASE"] = release
         r = subprocess.run(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=90)
