@@ -28,7 +28,10 @@
 ///   after, and only when that one finds it quiet too is the next attempt sent.
 ///   So a retry never cuts off the speech that interrupted it, nor starts in the
 ///   short silence a screen reader leaves between cancelling its own speech and
-///   saying the next thing.
+///   saying the next thing. A probe that was taken but has not begun waits in
+///   speech-dispatcher's queue behind other speech, which is an answer of its own
+///   (busy) until it ends or is cancelled; only one that began and is not answered
+///   within ``AnnouncerTiming/probeAnswerBound`` means speech has stalled.
 /// - An attempt that began is watched by evidence of progress, never by a
 ///   guess from its length: while neither END nor CANCEL has come, a quiet
 ///   probe is sent every ``AnnouncerTiming/progressCheckInterval`` after the
@@ -188,7 +191,8 @@ struct AnnouncementStateMachine {
       return [attempt.watchdog, check].compactMap { $0 }.min()
     case .waitingForQuiet(let wait):
       if let probe = wait.probe, !probe.isAccepted { return notAnsweringAt(sentAt: probe.sentAt) }
-      let next = wait.probe?.answerBy ?? wait.nextProbeAt
+      if let probe = wait.probe, probe.beganAt == nil { return windowEnd }
+      let next = wait.probe.flatMap(stalledAt(probe:)) ?? wait.nextProbeAt
       return min(next, windowEnd ?? next)
     case .waitingForConnection:
       return windowEnd
@@ -206,6 +210,19 @@ struct AnnouncementStateMachine {
   /// that cannot even be sent (2 s) one after the other.
   private func notAnsweringAt(sentAt: Duration) -> Duration {
     max(sentAt + timing.acceptBound, windowEnd ?? sentAt)
+  }
+
+  /// When a quiet probe sent while waiting for quiet, which began but has neither ended nor
+  /// been cancelled, means that speech has stalled: ``AnnouncerTiming/probeAnswerBound``
+  /// after its BEGIN. A probe that has not begun has no such time: it waits in
+  /// speech-dispatcher's queue behind other speech, which is the busy channel it asked
+  /// about. speech-dispatcher discards a `notification` message only if something speaks
+  /// when it arrives (`resolve_priorities()` in src/server/speaking.c, 0.11.4 and 0.12.0
+  /// alike), so a probe that comes in the instant between one message's CANCEL and the
+  /// next message's start is queued, and answered only when that message ends, which
+  /// may well be more than 2 s later.
+  private func stalledAt(probe: QuietProbe) -> Duration? {
+    probe.beganAt.map { $0 + timing.probeAnswerBound }
   }
 
   // MARK: Inputs
@@ -297,7 +314,7 @@ struct AnnouncementStateMachine {
     switch state {
     case .attempting(var attempt):
       if var probe = attempt.check {
-        let verdict = probe.verdict(after: event)
+        let verdict = probe.verdict(after: event, now: now)
         attempt.check = verdict == nil ? probe : nil
         state = .attempting(attempt)
         if let verdict { return checkAnswered(verdict, now: now) }
@@ -309,7 +326,7 @@ struct AnnouncementStateMachine {
       return attemptEvent(ours, attempt: attempt, now: now)
     case .waitingForQuiet(var wait):
       guard var probe = wait.probe else { return [] }
-      let verdict = probe.verdict(after: event)
+      let verdict = probe.verdict(after: event, now: now)
       wait.probe = probe
       state = .waitingForQuiet(wait)
       return verdict.map { probeAnswered($0, now: now) } ?? []
@@ -354,7 +371,8 @@ struct AnnouncementStateMachine {
         return finish(.gaveUp(.interruptedOutOfTime))
       }
       if let probe = wait.probe {
-        return now >= probe.answerBy ? finish(.gaveUp(.stalled), cancellingSpeech: true) : []
+        guard let stalledAt = stalledAt(probe: probe), now >= stalledAt else { return [] }
+        return finish(.gaveUp(.stalled), cancellingSpeech: true)
       }
       guard now >= wait.nextProbeAt else { return [] }
       let (probe, serial) = makeProbe(now: now)

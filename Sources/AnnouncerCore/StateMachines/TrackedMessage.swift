@@ -62,6 +62,8 @@ struct QuietProbe: Equatable {
   let sentAt: Duration
   /// When the probe, once taken, must have been answered.
   let answerBy: Duration
+  /// When speech-dispatcher began to speak the probe (BEGIN); `nil` while it has not.
+  private(set) var beganAt: Duration?
 
   init(serial: Int, sentAt: Duration, answerBy: Duration) {
     message = TrackedMessage(serial: serial)
@@ -77,12 +79,15 @@ struct QuietProbe: Equatable {
     message.accept(serial: serial, id: id)
   }
 
-  /// Folds one event into the probe; returns a verdict once there is one.
-  mutating func verdict(after event: SpeechEvent) -> Verdict? {
+  /// Folds one event, which came at `now`, into the probe; returns a verdict once there is one.
+  mutating func verdict(after event: SpeechEvent, now: Duration) -> Verdict? {
     switch message.claim(event) {
-    case .cancelled: .busy
-    case .ended: .quiet
-    default: nil
+    case .cancelled: return .busy
+    case .ended: return .quiet
+    case .began:
+      beganAt = beganAt ?? now
+      return nil
+    default: return nil
     }
   }
 }

@@ -482,15 +482,49 @@ import Testing
     #expect(probeSerial(actions) > probe)
   }
 
-  @Test func anUnansweredProbeWhileWaitingForQuietIsAStall() {
+  /// With broken audio the probe is spoken (BEGIN) and never ends.
+  @Test func aProbeThatBeganAndIsNotAnsweredWhileWaitingForQuietIsAStall() {
     var m = machine(timeout: .seconds(10))
     startAccepted(&m, id: 7)
     let probe = probeSerial(m.handle(.cancelled(7), now: .seconds(1)))
     _ = m.submissionAccepted(serial: probe, id: 8, now: .seconds(1))
-    #expect(
-      m.tick(now: .seconds(1) + timing.probeAnswerBound) == [
-        .cancelSpeech, .releaseTurn, .finish(.gaveUp(.stalled)),
-      ])
+    #expect(m.handle(.began(8), now: .milliseconds(1500)) == [])
+    let stalledAt = .milliseconds(1500) + timing.probeAnswerBound
+    #expect(m.deadline == stalledAt)
+    #expect(m.tick(now: stalledAt - .milliseconds(1)) == [])
+    #expect(m.tick(now: stalledAt) == [.cancelSpeech, .releaseTurn, .finish(.gaveUp(.stalled))])
+  }
+
+  /// A probe that arrives in the instant between our CANCEL and the interrupter's start is
+  /// queued behind the interrupter (speech-dispatcher discards it only while something
+  /// speaks), and is answered when the interrupter ends, 2.3 s later: not a stall.
+  @Test func aProbeQueuedBehindTheInterrupterIsNotAStall() {
+    var m = machine(timeout: .seconds(8))
+    startAccepted(&m, id: 7)
+    let probe = probeSerial(m.handle(.cancelled(7), now: .seconds(1)))
+    #expect(m.submissionAccepted(serial: probe, id: 8, now: .seconds(1)) == [])
+    #expect(m.deadline == .seconds(8))
+    #expect(m.tick(now: .seconds(1) + timing.probeAnswerBound) == [])
+    #expect(m.tick(now: .milliseconds(3300)) == [])
+    // The interrupter ends; the probe plays, silently, and ends: quiet, then the retry.
+    #expect(m.handle(.began(8), now: .milliseconds(3310)) == [])
+    #expect(m.handle(.ended(8), now: .milliseconds(3315)) == [])
+    let settled = .milliseconds(3315) + timing.settleWindow
+    #expect(m.deadline == settled)
+    let second = probeSerial(m.tick(now: settled))
+    #expect(m.submissionAccepted(serial: second, id: 9, now: settled) == [])
+    #expect(m.handle(.ended(9), now: settled).first == .report(.attempt))
+    #expect(m.attempts == 2)
+  }
+
+  /// A queued probe whose interrupter talks past the window: interrupted, out of time.
+  @Test func aProbeQueuedBehindSpeechThatOutlastsTheWindowGivesUpAsOutOfTime() {
+    var m = machine(timeout: .seconds(4))
+    startAccepted(&m, id: 7)
+    let probe = probeSerial(m.handle(.cancelled(7), now: .seconds(1)))
+    _ = m.submissionAccepted(serial: probe, id: 8, now: .seconds(1))
+    #expect(m.deadline == .seconds(4))
+    #expect(m.tick(now: .seconds(4)) == [.releaseTurn, .finish(.gaveUp(.interruptedOutOfTime))])
   }
 
   // MARK: Not answering (a daemon stopped with SIGSTOP, or frozen)
