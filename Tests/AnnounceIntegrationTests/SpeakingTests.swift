@@ -111,6 +111,20 @@ struct SpeakingTests {
       await interrupter.close()
     }
 
+    /// Under pipewire-pulse, on a sink that reports no latency (a null sink, such as the
+    /// dummy output of a machine with no sound card), speech-dispatcher 0.12 reports our
+    /// final mark and then never END; announce used to wait for ever.
+    @Test(.enabled(if: TestStack.runsPipeWire))
+    func anAnnouncementWhoseEndNeverComesAfterItsFinalMarkIsHeardAndTheNextOneFollows() throws {
+      try stack.setSpeakersLatency("0")
+      defer { try? stack.setSpeakersLatency("1.0") }
+      let result = try startAnnounce(["--verbose", "Saved, and the rest.", "Second one."]).wait(timeout: 20)
+      #expect(result.status == 0, "\(result.standardError)")
+      let heard = result.standardError.components(separatedBy: "\n").filter { $0.contains(": spoken after") }
+      #expect(heard.count == 2, "\(result.standardError)")
+      #expect(result.seconds < 12, "took \(result.seconds) s")
+    }
+
     @Test func notificationPriorityWaitsForQuietThenIsHeardWithoutDisturbingTheOther()
       async throws
     {

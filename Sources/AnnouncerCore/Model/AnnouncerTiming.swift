@@ -39,6 +39,17 @@ public struct AnnouncerTiming: Sendable, Equatable {
   /// probe asks whether it is still playing. Measured: a probe sent while our own
   /// message plays is CANCELled within about 1 ms, and the message plays on.
   public var progressCheckInterval: Duration = .seconds(1)
+  /// How long END may take after our final mark before the attempt counts as heard
+  /// without it.
+  ///
+  /// The final mark stands at the very end of every message, and speech-dispatcher
+  /// reports it when playback reaches it: END followed 0.33 s later on 0.11.4 and 0.12
+  /// alike. Under pipewire-pulse, on a sink that reports no latency (a null sink, such as
+  /// the dummy output of a machine with no sound card), speech-dispatcher 0.12 waits for
+  /// the last few milliseconds of every message to play, which pipewire-pulse keeps back,
+  /// and END never comes (docs/speech-dispatcher.md, "PipeWire"): without this bound,
+  /// announce waited for ever.
+  public var endAfterFinalMarkBound: Duration = .seconds(2)
   /// The most characters one message holds; longer plain texts are spoken in parts.
   public var longestPart: Int = TextParts.longestPart
 

@@ -21,7 +21,11 @@
 ///   (see ``ResumePoint``). SSML is always repeated whole.
 /// - An attempt is heard when END arrives and, if the message reported any
 ///   index mark, our final mark was among them. CANCEL, or END without our
-///   final mark, is an interruption.
+///   final mark, is an interruption. Once our final mark is reported the message
+///   has played to its end: if END has not come
+///   ``AnnouncerTiming/endAfterFinalMarkBound`` later, or a probe finds the
+///   channel quiet first, the attempt is heard all the same (and our speech is
+///   cancelled, so that the channel is free for what comes next).
 /// - After an interruption, quiet probes are sent until the channel is
 ///   quiet, and it must stay quiet over ``AnnouncerTiming/settleWindow``: the
 ///   first probe that finds it quiet is followed by a second one that long
@@ -96,7 +100,8 @@ struct AnnouncementStateMachine {
     let sentAt: Duration
     var beganAt: Duration?
     var sawAnyMark = false
-    var sawFinalMark = false
+    /// When our final mark was reported: the message has played to its end, and END is due.
+    var finalMarkAt: Duration?
     /// When the attempt is checked next with a probe: for BEGIN before it began,
     /// for progress after; `nil` while it is paused.
     var watchdog: Duration?
@@ -188,7 +193,8 @@ struct AnnouncementStateMachine {
     case .attempting(let attempt):
       if !attempt.message.isAccepted { return notAnsweringAt(sentAt: attempt.sentAt) }
       let check = attempt.check.map { $0.isAccepted ? $0.answerBy : notAnsweringAt(sentAt: $0.sentAt) }
-      return [attempt.watchdog, check].compactMap { $0 }.min()
+      let endDue = attempt.finalMarkAt.map { $0 + timing.endAfterFinalMarkBound }
+      return [attempt.watchdog, check, endDue].compactMap { $0 }.min()
     case .waitingForQuiet(let wait):
       if let probe = wait.probe, !probe.isAccepted { return notAnsweringAt(sentAt: probe.sentAt) }
       if let probe = wait.probe, probe.beganAt == nil { return windowEnd }
@@ -347,6 +353,11 @@ struct AnnouncementStateMachine {
         guard now >= notAnsweringAt(sentAt: attempt.sentAt) else { return [] }
         return finish(.gaveUp(.notAnswering), cancellingSpeech: true)
       }
+      if let finalMarkAt = attempt.finalMarkAt, now >= finalMarkAt + timing.endAfterFinalMarkBound {
+        // Played to the end, yet speech-dispatcher still holds the message (and may not
+        // even take the progress check meanwhile): free the channel for what comes next.
+        return [.cancelSpeech] + partHeard(attempt, now: now)
+      }
       if let probe = attempt.check, !probe.isAccepted {
         guard now >= notAnsweringAt(sentAt: probe.sentAt) else { return [] }
         return finish(.gaveUp(.notAnswering), cancellingSpeech: true)
@@ -463,7 +474,7 @@ struct AnnouncementStateMachine {
       return []
     case .indexMark(_, let name):
       attempt.sawAnyMark = true
-      if name == SpeechRequest.finalMarkName { attempt.sawFinalMark = true }
+      if name == SpeechRequest.finalMarkName { attempt.finalMarkAt = attempt.finalMarkAt ?? now }
       resumePoint.markReported(name)
       if attempt.check == nil, attempt.watchdog != nil {
         attempt.watchdog = now + timing.progressCheckInterval
@@ -471,11 +482,7 @@ struct AnnouncementStateMachine {
       state = .attempting(attempt)
       return [.report(.mark(name))]
     case .ended:
-      if attempt.sawFinalMark || !attempt.sawAnyMark {
-        if partIndex + 1 < parts.count { return nextPart(now: now) }
-        let duration = now - (firstAttemptAt ?? attempt.sentAt)
-        return finish(.spoken(attempts: attempts, duration: duration))
-      }
+      if attempt.finalMarkAt != nil || !attempt.sawAnyMark { return partHeard(attempt, now: now) }
       return interrupted(now: now)
     case .cancelled:
       return interrupted(now: now)
@@ -483,6 +490,13 @@ struct AnnouncementStateMachine {
       state = .attempting(attempt)
       return []
     }
+  }
+
+  /// The current part was heard: the next part goes out, or the announcement is spoken.
+  private mutating func partHeard(_ attempt: Attempt, now: Duration) -> [Action] {
+    if partIndex + 1 < parts.count { return nextPart(now: now) }
+    let duration = now - (firstAttemptAt ?? attempt.sentAt)
+    return finish(.spoken(attempts: attempts, duration: duration))
   }
 
   private mutating func interrupted(now: Duration) -> [Action] {
@@ -539,6 +553,9 @@ struct AnnouncementStateMachine {
   {
     guard case .attempting(var attempt) = state else { return [] }
     switch verdict {
+    case .quiet where attempt.finalMarkAt != nil:
+      // Our message played to its end and the channel is free: only its END was lost.
+      return partHeard(attempt, now: now)
     case .quiet:
       // The channel is free, yet our message never began, or began and never
       // ended: it was lost without an event (speech-dispatcher 0.11.4 has such paths).

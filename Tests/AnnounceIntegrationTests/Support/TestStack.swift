@@ -26,6 +26,21 @@ final class TestStack: Sendable {
   /// Whether the daemon is speech-dispatcher 0.12 or later (Debian 13).
   var isRelease012: Bool { release == "13" }
 
+  /// Whether the test run plays through PipeWire (`TESTSTACK_SOUND=pipewire`) rather
+  /// than PulseAudio; known before any stack starts, for tests that only PipeWire can run.
+  static var runsPipeWire: Bool {
+    ProcessInfo.processInfo.environment["TESTSTACK_SOUND"] == "pipewire"
+  }
+
+  /// Sets the latency that PipeWire's default sink, "speakers", reports, in quanta: 1 as a
+  /// sound card does (as the stack starts), 0 as a null sink does.
+  func setSpeakersLatency(_ quanta: String) throws {
+    let result = try Command.run(Self.script, ["speakers-latency", directory, quanta])
+    guard result.status == 0 else {
+      throw StackError("teststack speakers-latency failed: \(result.standardError)")
+    }
+  }
+
   /// How a stack's speech-dispatcher is started.
   enum Start {
     /// At once, warmed up with a first message.

@@ -119,6 +119,30 @@ import Testing
     #expect(m.attemptsOfPart == 2)
   }
 
+  /// A part whose END never comes after its final mark is heard, its speech cancelled,
+  /// and the next part goes out at once.
+  @Test func aPartWhoseEndNeverComesAfterItsFinalMarkIsHeardAndTheNextOneFollows() throws {
+    let text = "The first sentence is here. The second one follows it. And a third."
+    var m = AnnouncementStateMachine(
+      Announcement(text, retryTimeout: .seconds(3)), timing: timing)
+    _ = m.start(now: .zero)
+    let first = try #require(submitted(m.turnTaken(now: .zero)))
+    _ = m.submissionAccepted(serial: first.serial, id: 7, now: .zero)
+    _ = m.handle(.began(7), now: .zero)
+    _ = m.handle(.indexMark(7, name: final), now: .milliseconds(900))
+    let endDue = .milliseconds(900) + timing.endAfterFinalMarkBound
+    // The progress check at 1.9 s finds the channel busy: the message is held, not lost.
+    let check = try #require(probeSerial(m.tick(now: .milliseconds(1900))))
+    _ = m.submissionAccepted(serial: check, id: 8, now: .milliseconds(1900))
+    #expect(m.handle(.cancelled(8), now: .milliseconds(1901)) == [])
+    let actions = m.tick(now: endDue)
+    #expect(actions.first == .cancelSpeech)
+    #expect(actions.dropFirst().first == .report(.attempt))
+    let second = try #require(submitted(actions))
+    #expect(second.text != first.text)
+    #expect(m.outcome == nil)
+  }
+
   @Test func ssmlIsNeverSplit() {
     let ssml = "<speak>" + String(repeating: "word ", count: 100) + "</speak>"
     let m = AnnouncementStateMachine(Announcement(ssml, isSSML: true), timing: timing)

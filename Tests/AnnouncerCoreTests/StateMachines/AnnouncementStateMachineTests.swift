@@ -86,6 +86,36 @@ import Testing
     #expect(m.deadline == nil)
   }
 
+  /// speech-dispatcher 0.12 under pipewire-pulse on a sink with no latency: the final
+  /// mark comes, END never does, and progress probes find the channel busy all along.
+  @Test func heardWhenEndNeverFollowsOurFinalMark() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .milliseconds(5))
+    #expect(m.handle(.indexMark(7, name: final), now: .milliseconds(490)) == [.report(.mark(final))])
+    let endDue = .milliseconds(490) + timing.endAfterFinalMarkBound
+    stillPlaying(&m, at: .milliseconds(1490))
+    #expect(m.deadline == endDue)
+    #expect(m.tick(now: endDue - .milliseconds(1)) == [])
+    #expect(
+      m.tick(now: endDue) == [
+        .cancelSpeech, .releaseTurn, .finish(.spoken(attempts: 1, duration: endDue)),
+      ])
+  }
+
+  @Test func aQuietChannelAfterOurFinalMarkMeansOnlyTheEndWasLost() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .zero)
+    _ = m.handle(.indexMark(7, name: final), now: .milliseconds(500))
+    let probe = probeSerial(m.tick(now: .milliseconds(1500)))
+    _ = m.submissionAccepted(serial: probe, id: 8, now: .milliseconds(1500))
+    #expect(
+      m.handle(.ended(8), now: .milliseconds(1510)) == [
+        .releaseTurn, .finish(.spoken(attempts: 1, duration: .milliseconds(1510))),
+      ])
+  }
+
   @Test func heardWhenTheModuleReportsNoMarksAtAll() {
     var m = machine()
     startAccepted(&m, id: 7)
