@@ -27,7 +27,9 @@ public struct AnnouncerTiming: Sendable, Equatable {
   /// and costs each retry 70 ms: the quiet probe takes about 0–6 ms on an idle channel
   /// (speech-dispatcher 0.11.4 and 0.12); see ``firstProbeInterval`` for the latency.
   public var settleWindow: Duration = .milliseconds(70)
-  /// How long a quiet probe may go without any answer before speech counts as stalled.
+  /// How long a quiet probe may go without any answer before speech counts as stalled;
+  /// while waiting for quiet, counted from the probe's BEGIN, since a probe that has not
+  /// begun waits behind other speech.
   public var probeAnswerBound: Duration = .seconds(2)
   /// How long speech-dispatcher may take to take a message (answer its SPEAK command)
   /// before it counts as not answering, when the retry window closes earlier. Measured:
