@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 
 from .stats import now, say
 
@@ -171,19 +172,33 @@ def build(products):
 
 
 def run_timed(args, env, timeout, ws=None, stdin=subprocess.DEVNULL):
-    """(seconds, exit status or None when killed at the cap)."""
+    """(seconds, exit status or None when killed at the cap).
+
+    The wait blocks in waitpid and a timer kills the run at the cap. Popen.wait(timeout=...)
+    instead polls with sleeps that grow to 50 ms, so an exit was seen up to 50 ms late, at
+    the same points after the start for every run: `spd-say -w "Saved"` measured 0.817 s
+    or 0.867 s and nothing between, and the overhead ratio fell into two groups 5 % apart.
+    """
     start = now()
     p = subprocess.Popen(args, env=env, stdin=stdin, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
     if ws:
         ws.procs.append(p)
-    try:
-        rc = p.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
+    capped = threading.Event()
+
+    def kill_at_cap():
+        capped.set()
         p.kill()
-        p.wait()
-        return now() - start, None
-    return now() - start, rc
+
+    timer = threading.Timer(timeout, kill_at_cap)
+    timer.daemon = True
+    timer.start()
+    try:
+        rc = p.wait()
+    finally:
+        timer.cancel()
+    elapsed = now() - start
+    return (elapsed, None) if capped.is_set() else (elapsed, rc)
 
 
 def read_status(pid):
