@@ -142,6 +142,7 @@ struct AnnounceRun {
       ending.yield(.interrupted(signal))
     }
     defer { signals.disarm() }
+    await signals.armed()
     let lines = inputLines()
     let format = request.input.format
     let ssml = request.announcerOptions.ssml

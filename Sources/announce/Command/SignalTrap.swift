@@ -9,6 +9,8 @@ import Synchronization
 final class SignalTrap: Sendable {
   private let sources: Mutex<[any DispatchSourceSignal]>
   private let caught: Caught
+  /// Left once per signal when libdispatch has registered its source (see ``armed()``).
+  private let registered = DispatchGroup()
 
   /// The number of the first signal that arrived; 0 while none has. A class, so that
   /// the signal handlers can share it.
@@ -25,10 +27,13 @@ final class SignalTrap: Sendable {
 
   init(onSignal: @escaping @Sendable (HandledSignal) async -> Void) {
     let caught = Caught()
+    let registered = registered
     let first = !Self.armedBefore.exchange(true, ordering: .sequentiallyConsistent)
     let sources = HandledSignal.allCases.map { signal in
       if first { Glibc.signal(signal.number, SIG_IGN) }
       let source = DispatchSource.makeSignalSource(signal: signal.number, queue: .global())
+      registered.enter()
+      source.setRegistrationHandler { registered.leave() }
       source.setEventHandler {
         // Claimed here, as the signal arrives and before our speech is cancelled, so that
         // the session, which ends because of that cancelling, sees that a signal ends the run.
@@ -44,6 +49,16 @@ final class SignalTrap: Sendable {
     }
     self.caught = caught
     self.sources = Mutex(sources)
+  }
+
+  /// Returns once every signal reaches the trap. libdispatch registers a source later, on
+  /// its own thread; a first trap ignores the signals from its start, so one that came in
+  /// between was lost: `--when-done` said it was waiting, took a SIGHUP sent at once as
+  /// nothing, and waited on (1 run of the test in about 40).
+  func armed() async {
+    await withCheckedContinuation { continuation in
+      registered.notify(queue: .global()) { continuation.resume() }
+    }
   }
 
   /// The signal that arrived, if one did. A run that ends because of it exits with the

@@ -37,9 +37,10 @@ extension AnnounceRun {
   /// connects afresh when the process has ended, and its retry window starts then.
   func waitUntilEnded(_ process: WatchedProcess) async throws(RunFailure) -> WaitEnding {
     try await reachSpeechd().close()
-    if request.output.verbose { terminal.error("Waiting for process \(process.spokenName) to end.") }
     let (wakes, wake) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingOldest(1))
     let signals = SignalTrap { wake.yield(.signal($0)) }
+    await signals.armed()
+    if request.output.verbose { terminal.error("Waiting for process \(process.spokenName) to end.") }
     guard process.onEnd({ wake.yield(.ended(at: $0)) }) else {
       signals.disarm()
       throw RunFailure(
