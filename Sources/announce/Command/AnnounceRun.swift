@@ -137,12 +137,11 @@ struct AnnounceRun {
       sinks: request.sinks(terminal: terminal, recorder: recorder),
       terminal: terminal)
     let (endings, ending) = AsyncStream.makeStream(of: RunResult.self, bufferingPolicy: .bufferingOldest(1))
-    let signals = SignalTrap { signal in
+    let signals = await SignalTrap.armed { signal in
       await session.cancelAll()
       ending.yield(.interrupted(signal))
     }
     defer { signals.disarm() }
-    await signals.armed()
     let lines = inputLines()
     let format = request.input.format
     let ssml = request.announcerOptions.ssml

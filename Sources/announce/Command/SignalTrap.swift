@@ -9,8 +9,6 @@ import Synchronization
 final class SignalTrap: Sendable {
   private let sources: Mutex<[any DispatchSourceSignal]>
   private let caught: Caught
-  /// Left once per signal when libdispatch has registered its source (see ``armed()``).
-  private let registered = DispatchGroup()
 
   /// The number of the first signal that arrived; 0 while none has. A class, so that
   /// the signal handlers can share it.
@@ -25,9 +23,24 @@ final class SignalTrap: Sendable {
   /// get no signal at all.
   private static let armedBefore = Atomic<Bool>(false)
 
-  init(onSignal: @escaping @Sendable (HandledSignal) async -> Void) {
+  /// A trap that handles every signal from the moment it returns.
+  ///
+  /// libdispatch registers a signal source later, on its own thread, and a first trap
+  /// ignores the signals from its start, so a signal that came in between would be lost:
+  /// 28 of 100 SIGHUPs sent the moment `--when-done` said it was waiting were, when the
+  /// trap was not waited for. So this returns once every source is registered.
+  static func armed(onSignal: @escaping @Sendable (HandledSignal) async -> Void) async -> SignalTrap {
+    let registered = DispatchGroup()
+    let trap = SignalTrap(registered: registered, onSignal: onSignal)
+    await withCheckedContinuation { continuation in
+      registered.notify(queue: .global()) { continuation.resume() }
+    }
+    return trap
+  }
+
+  /// `registered` is left once per signal when libdispatch has registered its source.
+  private init(registered: DispatchGroup, onSignal: @escaping @Sendable (HandledSignal) async -> Void) {
     let caught = Caught()
-    let registered = registered
     let first = !Self.armedBefore.exchange(true, ordering: .sequentiallyConsistent)
     let sources = HandledSignal.allCases.map { signal in
       if first { Glibc.signal(signal.number, SIG_IGN) }
@@ -49,16 +62,6 @@ final class SignalTrap: Sendable {
     }
     self.caught = caught
     self.sources = Mutex(sources)
-  }
-
-  /// Returns once every signal reaches the trap. libdispatch registers a source later, on
-  /// its own thread; a first trap ignores the signals from its start, so one that came in
-  /// between was lost: `--when-done` said it was waiting, took a SIGHUP sent at once as
-  /// nothing, and waited on (1 run of the test in about 40).
-  func armed() async {
-    await withCheckedContinuation { continuation in
-      registered.notify(queue: .global()) { continuation.resume() }
-    }
   }
 
   /// The signal that arrived, if one did. A run that ends because of it exits with the

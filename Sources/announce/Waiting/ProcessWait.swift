@@ -38,8 +38,7 @@ extension AnnounceRun {
   func waitUntilEnded(_ process: WatchedProcess) async throws(RunFailure) -> WaitEnding {
     try await reachSpeechd().close()
     let (wakes, wake) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingOldest(1))
-    let signals = SignalTrap { wake.yield(.signal($0)) }
-    await signals.armed()
+    let signals = await SignalTrap.armed { wake.yield(.signal($0)) }
     if request.output.verbose { terminal.error("Waiting for process \(process.spokenName) to end.") }
     guard process.onEnd({ wake.yield(.ended(at: $0)) }) else {
       signals.disarm()
