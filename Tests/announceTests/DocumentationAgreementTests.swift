@@ -138,12 +138,14 @@ import Testing
     #expect(Self.statuses(in: section, prefix: ".It ") == Self.codeExitStatuses())
   }
 
-  @Test func theReadmesShortListHasEveryStatusOfTheCodeAndNoOther() throws {
-    let readme = try PackageFile.text("README.md")
-    let start = try #require(readme.range(of: "\n## In scripts\n"), "the README has no In scripts section")
-    let section = readme[start.upperBound...].components(separatedBy: "\n## ")[0]
+  /// The README's short list, in its section on scripts, and the full one in docs/usage.md.
+  @Test(arguments: [("README.md", "## In scripts"), ("docs/usage.md", "## Exit status")])
+  func theStatusListHasEveryStatusOfTheCodeAndNoOther(document: String, heading: String) throws {
+    let text = try PackageFile.text(document)
+    let start = try #require(text.range(of: "\n\(heading)\n"), "\(document) has no section \(heading)")
+    let section = text[start.upperBound...].components(separatedBy: "\n## ")[0]
     let lines = section.split(separator: "\n")
-    #expect(Self.statuses(in: lines, prefix: "- ") == Self.codeExitStatuses())
+    #expect(Self.statuses(in: lines, prefix: "- ") == Self.codeExitStatuses(), "\(document), \(heading)")
   }
 
   @Test func theReadmeCopiesNoMeasuredTimes() throws {
