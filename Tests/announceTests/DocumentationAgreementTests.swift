@@ -148,6 +148,16 @@ import Testing
     #expect(Self.statuses(in: lines, prefix: "- ") == Self.codeExitStatuses(), "\(document), \(heading)")
   }
 
+  /// The README is read aloud: at most 300 lines, and a listener at 250 words a minute
+  /// reaches the shell hook's set-up within 5 minutes (1,250 words).
+  @Test func theReadmeIsShortAndReachesTheShellHookWithinFiveMinutes() throws {
+    let readme = try PackageFile.text("README.md")
+    #expect(readme.split(separator: "\n", omittingEmptySubsequences: false).count <= 300)
+    let hook = try #require(readme.range(of: "eval \"$(announce init bash)\""), "no shell hook set-up")
+    let words = readme[..<hook.lowerBound].split(whereSeparator: \.isWhitespace).count
+    #expect(words < 1_250, "\(words) words before the shell hook's set-up")
+  }
+
   @Test func theReadmeCopiesNoMeasuredTimes() throws {
     let readme = try PackageFile.text("README.md")
     let times = readme.matches(of: /[0-9]+(\.[0-9]+)? ?(ms|milliseconds)\b/).map { String(readme[$0.range]) }
