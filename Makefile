@@ -14,7 +14,8 @@ BASHCOMPDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-## setup: install any missing Debian packages (needs root or sudo)
+## setup: install any missing Debian packages that building and running need (needs root or sudo;
+## scripts/setup --test adds the test stack)
 setup:
 	@scripts/setup
 

@@ -24,12 +24,12 @@ import Testing
     #expect(page.contains("\n.It \(statuses)\n"), "EXIT STATUS has no item for \(statuses)")
   }
 
-  @Test func theReadmesExitStatusTableHasTheSameRow() throws {
+  @Test func theReadmesExitStatusListHasTheSameItem() throws {
     let readme = try PackageFile.text("README.md")
     let statuses = HandledSignal.allCases.map { String($0.exitStatus) }.joined(separator: ", ")
     let names = HandledSignal.allCases.map(\.name)
     let row =
-      "| \(statuses) | interrupted by \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")"
+      "- \(statuses): interrupted by \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")"
     #expect(readme.contains(row), "\(row)")
   }
 }

@@ -37,17 +37,17 @@ import Testing
     #expect(inHelp == bound, "in --help but not in a group's properties: \(inHelp.subtracting(bound))")
   }
 
-  /// Expects each of `names` in the README's section `readme` and the man page's section
-  /// `manPage`, spelt as `spelling` gives it in each.
+  /// Expects each of `names` in the section `readme` of docs/usage.md (the README's
+  /// reference part) and the man page's section `manPage`, spelt as `spelling` gives it in each.
   func expectDocumented(
     _ names: [String], readme: String, manPage: (start: String, end: String),
     spelling: (String) -> (readme: String, manPage: String)
   ) throws {
-    let readmeText = try section(of: PackageFile.text("README.md"), from: readme, to: "\n### ")
+    let readmeText = try section(of: PackageFile.text("docs/usage.md"), from: readme, to: "\n### ")
     let manText = try section(of: PackageFile.text("man/announce.1"), from: manPage.start, to: manPage.end)
     for name in names {
       let (inReadme, inManPage) = spelling(name)
-      #expect(readmeText.contains(inReadme), "\(name) is not in the README's \(readme)")
+      #expect(readmeText.contains(inReadme), "\(name) is not in docs/usage.md's \(readme)")
       #expect(manText.contains(inManPage), "\(name) is not in the man page's \(manPage.start)")
     }
   }

@@ -336,7 +336,7 @@ def render_section(res, info, mode):
 def replace_section(text, block):
     """`text` with its generated section replaced by `block` (appended when absent)."""
     if text is None:
-        return "# Benchmarks\n\nWritten by `bench/run`; see the README's Benchmarks section.\n\n" + block
+        return "# Benchmarks\n\nWritten by `bench/run`; see the Benchmarks section of CONTRIBUTING.md.\n\n" + block
     if BEGIN_MARK in text and END_MARK in text:
         pre, rest = text.split(BEGIN_MARK, 1)
         post = rest.split(END_MARK, 1)[1]
