@@ -1,0 +1,62 @@
+import AnnouncerCore
+import Glibc
+
+/// Check 1: which speech-dispatcher address announce uses, and why; the same choice as
+/// the connection makes (``SpeechdRoute``), without touching the socket.
+struct AddressCheck {
+  /// `--address`, when given.
+  var explicit: String?
+  /// Where `SPEECHD_ADDRESS`, `SSH_CONNECTION` and `XDG_RUNTIME_DIR` are read.
+  var environment: [String: String]
+
+  /// Where announce will look, and the sentence that says why; `address` is `nil` when
+  /// the address is not one at all.
+  func run() -> (line: DoctorLine, address: SpeechdAddress?) {
+    let route: SpeechdRoute
+    do {
+      route = try SpeechdRoute.resolve(explicit, environment: environment)
+    } catch {
+      return (
+        DoctorLine(
+          check: "address", finding: .speechUnavailable,
+          sentence: error.sentence(forwardingWith: Announce.howToForward)),
+        nil
+      )
+    }
+    let (address, why): (SpeechdAddress, String)
+    switch route {
+    case .address(let chosen):
+      address = chosen
+      if explicit != nil {
+        why = "given with --address"
+      } else if !chosen.isUserDefault {
+        why = "from SPEECHD_ADDRESS"
+      } else {
+        why = "the default for this user, since neither --address nor SPEECHD_ADDRESS is set"
+      }
+    case .forwardedFirst(let path, let local):
+      if ForwardedSpeechdSocket.presence(at: path) == .ours {
+        address = .unixSocket(path: path, isUserDefault: false)
+        why = "the socket forwarded over SSH from your own machine"
+      } else {
+        address = local
+        why = "the default for this user, since this SSH session forwards no socket to \(path)"
+      }
+    }
+    return (
+      DoctorLine(
+        check: "address", finding: .fine,
+        sentence: "announce looks for speech-dispatcher at \(address), \(why).",
+        facts: Self.facts(of: address) + [("why", .text(why))]),
+      address
+    )
+  }
+
+  /// The address as JSON facts: `socket`, or `host` and `port`.
+  static func facts(of address: SpeechdAddress) -> [(String, DoctorFact)] {
+    switch address {
+    case .unixSocket(let path, _): [("socket", .text(path))]
+    case .inetSocket(let host, let port): [("host", .text(host)), ("port", .number(Double(port)))]
+    }
+  }
+}
