@@ -153,44 +153,59 @@ extension SpeakingTests {
         "\(result.standardOutput)")
     }
 
-    /// Runs doctor in a real bash whose start-up runs `setup`, and returns its JSON
+    /// Runs doctor in a real `shell` whose start-up runs `setup`, and returns its JSON
     /// objects and its exit status.
-    func doctorInBash(setup: [String]) throws -> (checks: String, status: String) {
+    func doctor(in shell: ShellSession.Shell, setup: [String]) throws -> (checks: String, status: String) {
       let home = try Self.home()
       defer { try? FileManager.default.removeItem(atPath: home) }
       let session = try ShellSession(
-        .bash, setup: setup, environment: Self.environment(of: stack, home: home))
+        shell, setup: setup, environment: Self.environment(of: stack, home: home))
       defer { session.close() }
-      #expect(session.waitUntilReady(), "bash showed no prompt: \(session.screen())")
+      #expect(session.waitUntilReady(), "\(shell) showed no prompt: \(session.screen())")
       let output = session.directory + "/doctor.jsonl"
+      let status = shell == .fish ? "$status" : "$?"
       #expect(
         session.waitForPrompt(timeout: 30) {
-          session.type("\"$ANNOUNCE\" doctor --json > \(output); echo \"status $?\" > \(output).status")
+          session.type(
+            "command $ANNOUNCE doctor --json > \(output); echo \"status \(status)\" > \(output).status")
         })
       let checks = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-      let status = (try? String(contentsOfFile: output + ".status", encoding: .utf8)) ?? ""
-      return (checks, status.trimmingCharacters(in: .whitespacesAndNewlines))
+      let exit = (try? String(contentsOfFile: output + ".status", encoding: .utf8)) ?? ""
+      return (checks, exit.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    @Test func theHookOfTheShellThatRanDoctorIsActiveWithItsThresholdAndIgnoreList() throws {
+    /// bash always; zsh and fish where they are installed.
+    static let installedShells = ShellSession.Shell.allCases.filter { $0 == .bash || $0.path != nil }
+
+    @Test(arguments: installedShells)
+    func theHookOfTheShellThatRanDoctorIsActiveWithItsThresholdAndIgnoreList(shell: ShellSession.Shell) throws
+    {
       // Plain shell variables, not exported: the hook hands them on.
-      let (output, status) = try doctorInBash(setup: [
-        "eval \"$(\"$ANNOUNCE\" init bash)\"", "ANNOUNCE_MIN_SECONDS=3", "ANNOUNCE_IGNORE='make ninja'",
-      ])
+      let setup =
+        shell == .fish
+        ? [
+          "command $ANNOUNCE init fish | source", "set -g ANNOUNCE_MIN_SECONDS 3",
+          "set -g ANNOUNCE_IGNORE 'make ninja'",
+        ]
+        : [
+          "eval \"$(\"$ANNOUNCE\" init \(shell.rawValue))\"", "ANNOUNCE_MIN_SECONDS=3",
+          "ANNOUNCE_IGNORE='make ninja'",
+        ]
+      let (output, status) = try doctor(in: shell, setup: setup)
       let hook = try #require(Self.check("shell-hook", in: output), "\(output)")
       #expect(hook["active"] as? Bool == true, "\(hook)")
-      #expect(hook["shell"] as? String == "bash")
+      #expect(hook["shell"] as? String == shell.rawValue)
       #expect(hook["minSeconds"] as? Double == 3)
       #expect(hook["ignore"] as? [String] == ["make", "ninja"])
       #expect(
         hook["text"] as? String
-          == "The bash hook is active in this shell: it announces commands that run 3 seconds or longer, and ignores make and ninja."
+          == "The \(shell.rawValue) hook is active in this shell: it announces commands that run 3 seconds or longer, and ignores make and ninja."
       )
       #expect(status == "status 0")
     }
 
     @Test func aShellWithoutTheHookIsInformationOnly() throws {
-      let (output, status) = try doctorInBash(setup: [])
+      let (output, status) = try doctor(in: .bash, setup: [])
       let hook = try #require(Self.check("shell-hook", in: output), "\(output)")
       #expect(hook["active"] as? Bool == false)
       #expect(hook["finding"] as? String == "not-in-use")
