@@ -212,6 +212,42 @@ extension SpeakingTests {
       #expect(status == "status 0", "a hook not in use changes no status")
     }
 
+    /// Runs doctor as if inside a private tmux server started with `configuration`, and
+    /// returns its tmux object and exit status.
+    func doctorInTmux(configuration: String) throws -> (tmux: [String: Any]?, status: Int32) {
+      let tmux = try #require(
+        ["/usr/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile))
+      let home = try Self.home()
+      defer { try? FileManager.default.removeItem(atPath: home) }
+      let socket = home + "/tmux.sock"
+      let file = home + "/tmux.conf"
+      try configuration.write(toFile: file, atomically: true, encoding: .utf8)
+      let started = try Command.run(
+        tmux, ["-S", socket, "-f", file, "new-session", "-d", "--", "sleep", "60"],
+        environment: Self.environment(of: stack, home: home), timeout: 10)
+      #expect(started.status == 0, "\(started.standardError)")
+      defer { _ = try? Command.run(tmux, ["-S", socket, "kill-server"], timeout: 5) }
+      let result = try Command.run(
+        Command.announce, ["doctor", "--json"],
+        environment: Self.environment(of: stack, home: home, ["TMUX": socket + ",1,0"]), timeout: 30)
+      return (Self.check("tmux", in: result.standardOutput), result.status)
+    }
+
+    @Test func tmuxWithTheHooksOfInitTmuxSpeaksItsAlerts() throws {
+      let printed = try Command.run(Command.announce, ["init", "tmux"])
+      let (tmux, status) = try doctorInTmux(configuration: printed.standardOutput)
+      #expect(tmux?["finding"] as? String == "fine", "\(tmux ?? [:])")
+      #expect(tmux?["alerts"] as? [String] == ["bell", "activity", "silence"])
+      #expect(status == 0)
+    }
+
+    @Test func tmuxWithoutTheHooksIsInformationOnly() throws {
+      let (tmux, status) = try doctorInTmux(configuration: "set -g bell-action any\n")
+      #expect(tmux?["finding"] as? String == "not-in-use", "\(tmux ?? [:])")
+      #expect((tmux?["text"] as? String)?.contains("announce init tmux >> ~/.tmux.conf") == true)
+      #expect(status == 0)
+    }
+
     /// Why doctor has no screen-reader check: speech-dispatcher answers `HISTORY GET
     /// CLIENT_LIST` with "not implemented" on both releases (since 0.10.0, upstream
     /// commit 62e9da65), even while a client named as Orca names itself is connected.

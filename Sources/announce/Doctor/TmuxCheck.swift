@@ -43,16 +43,17 @@ struct TmuxCheck {
   /// whose lines start with the hook's name, such as `alert-bell[47] if-shell -F …`;
   /// a command in braces may go on over more lines.
   static func alertsSpoken(in hooks: String) -> [String] {
-    var kinds: [String] = []
+    var found: Set<String> = []
     var current: String?
     for line in hooks.split(separator: "\n") {
       if let first = line.first, !first.isWhitespace, first != "}" {
-        current = ["bell", "activity", "silence"].first {
-          line.hasPrefix("alert-\($0)[") || line.hasPrefix("alert-\($0) ")
-        }
+        current = alertKinds.first { line.hasPrefix("alert-\($0)[") || line.hasPrefix("alert-\($0) ") }
       }
-      if let kind = current, line.contains("tmux-alert"), !kinds.contains(kind) { kinds.append(kind) }
+      if let kind = current, line.contains("tmux-alert") { found.insert(kind) }
     }
-    return kinds
+    return alertKinds.filter(found.contains)
   }
+
+  /// The alerts announce's tmux hooks speak, in the order they are named.
+  static let alertKinds = ["bell", "activity", "silence"]
 }
