@@ -248,6 +248,45 @@ extension SpeakingTests {
       #expect(status == 0)
     }
 
+    /// A socket forwarded over SSH by a session that has ended: nobody listens on it.
+    @Test func aStaleSSHForwardMeansSpeechCannotBeHeardAndSaysHowToForwardAgain() throws {
+      let home = try Self.home()
+      defer { try? FileManager.default.removeItem(atPath: home) }
+      let runtime = home + "/run"
+      try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+      let forwarded = runtime + "/announce-speechd.sock"
+      // Bound and closed: the file stays, and a connection to it is refused.
+      let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+      var address = sockaddr_un()
+      address.sun_family = sa_family_t(AF_UNIX)
+      withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        raw.copyBytes(from: forwarded.utf8)
+        raw[forwarded.utf8.count] = 0
+      }
+      let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+      }
+      close(listener)
+      #expect(bound == 0)
+      var environment = Self.environment(
+        of: stack, home: home, ["SSH_CONNECTION": "10.0.0.1 50000 10.0.0.2 22", "XDG_RUNTIME_DIR": runtime])
+      environment["SPEECHD_ADDRESS"] = nil
+      let result = try Command.run(
+        Command.announce, ["doctor", "--json"], environment: environment, timeout: 30)
+      #expect(result.status == 69, "\(result.standardOutput)\(result.standardError)")
+      #expect(result.seconds < 3, "took \(result.seconds) s")
+      #expect(Self.check("address", in: result.standardOutput)?["socket"] as? String == forwarded)
+      #expect(Self.check("speech", in: result.standardOutput)?["finding"] as? String == "skipped")
+      let ssh = try #require(Self.check("ssh-forward", in: result.standardOutput), "\(result.standardOutput)")
+      #expect(ssh["finding"] as? String == "speech-unavailable")
+      #expect((ssh["text"] as? String)?.contains("is stale") == true, "\(ssh)")
+      #expect((ssh["text"] as? String)?.contains("announce init ssh") == true, "\(ssh)")
+      // Doctor only looks: the socket is left for the next announcement to remove.
+      #expect(FileManager.default.fileExists(atPath: forwarded))
+    }
+
     /// Why doctor has no screen-reader check: speech-dispatcher answers `HISTORY GET
     /// CLIENT_LIST` with "not implemented" on both releases (since 0.10.0, upstream
     /// commit 62e9da65), even while a client named as Orca names itself is connected.

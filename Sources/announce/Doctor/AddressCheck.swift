@@ -24,6 +24,7 @@ struct AddressCheck {
       )
     }
     let (address, why): (SpeechdAddress, String)
+    var forwarded = false
     switch route {
     case .address(let chosen):
       address = chosen
@@ -38,6 +39,7 @@ struct AddressCheck {
       if ForwardedSpeechdSocket.presence(at: path) == .ours {
         address = .unixSocket(path: path, isUserDefault: false)
         why = "the socket forwarded over SSH from your own machine"
+        forwarded = true
       } else {
         address = local
         why = "the default for this user, since this SSH session forwards no socket to \(path)"
@@ -47,7 +49,8 @@ struct AddressCheck {
       DoctorLine(
         check: "address", finding: .fine,
         sentence: "announce looks for speech-dispatcher at \(address), \(why).",
-        facts: Self.facts(of: address) + [("why", .text(why))]),
+        facts: Self.facts(of: address) + [("why", .text(why))]
+          + (forwarded ? [("forwarded", .flag(true))] : [])),
       address
     )
   }

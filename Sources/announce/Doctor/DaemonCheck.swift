@@ -19,6 +19,8 @@ struct DaemonCheck {
   }
 
   var address: SpeechdAddress
+  /// Whether the address is a socket forwarded over SSH, whose fix lies on the user's own machine.
+  var isForwarded = false
 
   func run() async -> (line: DoctorLine, result: Result) {
     do {
@@ -42,6 +44,15 @@ struct DaemonCheck {
               "speech-dispatcher is not running yet; announce starts it when it speaks, as the test sentence will show."
           ),
           .notStartedYet
+        )
+      case .unreachable where isForwarded:
+        return (
+          DoctorLine(
+            check: "daemon", finding: .speechUnavailable,
+            sentence:
+              "Nothing answers at \(address), the socket forwarded over SSH; log in again with \(Announce.howToForward), and check that speech-dispatcher runs on your own machine."
+          ),
+          .unavailable
         )
       case .unreachable:
         return (

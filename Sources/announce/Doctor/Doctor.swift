@@ -49,7 +49,9 @@ struct Doctor: AsyncParsableCommand {
     let (addressLine, chosen) = AddressCheck(explicit: address, environment: environment).run()
     report(addressLine)
     if let chosen {
-      let (daemonLine, answer) = await DaemonCheck(address: chosen).run()
+      let (daemonLine, answer) = await DaemonCheck(
+        address: chosen, isForwarded: addressLine.facts.contains { $0.0 == "forwarded" }
+      ).run()
       report(daemonLine)
       if answer == .unavailable {
         report(SpokenTestCheck.skipped)
