@@ -124,6 +124,21 @@ extension SpeakingTests {
       #expect(result.seconds < 8, "took \(result.seconds) s")
     }
 
+    @Test func addressChecksTheDaemonItNamesOverSPEECHD_ADDRESS() throws {
+      let home = try Self.home()
+      defer { try? FileManager.default.removeItem(atPath: home) }
+      let result = try Command.run(
+        Command.announce, ["doctor", "--address", stack.address],
+        environment: Self.environment(
+          of: stack, home: home, ["SPEECHD_ADDRESS": "unix_socket:\(home)/nobody.sock"]),
+        timeout: 30)
+      #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+      #expect(
+        result.standardOutput.hasPrefix(
+          "announce looks for speech-dispatcher at the unix socket \(stack.directory)/speechd.sock, given with --address.\n"
+        ), "\(result.standardOutput)")
+    }
+
     @Test func anUnwritableStateDirectoryIsBrokenButSpeechWorks() throws {
       let home = try Self.home()
       defer { try? FileManager.default.removeItem(atPath: home) }
