@@ -139,6 +139,27 @@ extension SpeakingTests {
         ), "\(result.standardOutput)")
     }
 
+    /// Control-C while the test sentence plays cancels it and ends doctor with 130, as any run.
+    @Test func aSignalDuringTheTestSentenceCancelsItAndEndsWith130() throws {
+      let home = try Self.home()
+      defer { try? FileManager.default.removeItem(atPath: home) }
+      let recording = try stack.record()
+      let running = try Running(
+        Command.announce, ["doctor"], environment: Self.environment(of: stack, home: home))
+      #expect(running.waitForOutput(containing: "speech-dispatcher answers"))
+      #expect(recording.waitForSpeech(seconds: 0.2))
+      running.send(SIGINT)
+      let result = running.wait(timeout: 10)
+      let speech = recording.stop()
+      #expect(result.status == 130, "\(result.standardOutput)\(result.standardError)")
+      #expect(
+        result.standardError
+          == "announce doctor stopped because of SIGINT; the test sentence was cancelled.\n")
+      #expect(!result.standardOutput.contains("shell hook"), "no check after the signal")
+      // The whole sentence takes about 1.7 s to say.
+      #expect(speech < 1.2, "\(speech) s of speech: the sentence was not cancelled")
+    }
+
     @Test func anUnwritableStateDirectoryIsBrokenButSpeechWorks() throws {
       let home = try Self.home()
       defer { try? FileManager.default.removeItem(atPath: home) }

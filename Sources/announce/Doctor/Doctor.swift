@@ -56,7 +56,13 @@ struct Doctor: AsyncParsableCommand {
       if answer == .unavailable {
         report(SpokenTestCheck.skipped)
       } else {
-        report(await SpokenTestCheck(explicit: address, environment: environment).run())
+        switch await SpokenTestCheck(explicit: address, environment: environment).run() {
+        case .success(let line): report(line)
+        case .failure(let stop):
+          terminal.error(
+            "announce doctor stopped because of \(stop.signal.name); the test sentence was cancelled.")
+          throw ExitCode(stop.signal.exitStatus)
+        }
       }
     }
     report(ShellHookCheck(environment: environment).run())

@@ -1,5 +1,6 @@
 import AnnouncerCore
 import FoundationEssentials
+import Glibc
 
 /// Check 3: a short test sentence, spoken through the same announcer, with the same
 /// bounds, as any announcement, and its real outcome.
@@ -19,18 +20,22 @@ struct SpokenTestCheck {
   /// Which sound server plays the sound, asked only when the audio turns out broken.
   var soundServer: @Sendable () -> SoundServer = { SoundServer.runningNow() }
 
-  func run() async -> DoctorLine {
+  /// The line for the test sentence, or the signal that stopped it, after which the
+  /// sentence is cancelled and doctor ends as any run a signal ends.
+  func run() async -> Result<DoctorLine, SignalStop> {
     let speaker: SpeechdSpeaker
     do {
       speaker = try await SpeechdSpeaker.connect(
         address: explicit, appName: "announce-doctor", environment: environment)
     } catch {
-      return DoctorLine(
-        check: "speech", finding: .speechUnavailable,
-        sentence: "The test sentence could not be sent: "
-          + error.sentence(forwardingWith: Announce.howToForward))
+      return .success(
+        DoctorLine(
+          check: "speech", finding: .speechUnavailable,
+          sentence: "The test sentence could not be sent: "
+            + error.sentence(forwardingWith: Announce.howToForward)))
     }
     let announcer = speaker.announcer
+    let signals = await SignalTrap.armed { _ in await announcer.cancelAll() }
     let started = ContinuousClock.now
     let outcome = await withTaskGroup(of: Outcome?.self) { group in
       group.addTask { await announcer.announce(Announcement(Self.sentence)) }
@@ -54,7 +59,17 @@ struct SpokenTestCheck {
     // A daemon whose audio stalled answers no goodbye either: waiting the usual 2 s for
     // it took broken-audio runs from 3.1 s to 5.1 s; one that answers does in milliseconds.
     await announcer.close(waitingAtMost: .milliseconds(500))
-    return line(for: outcome, took: took)
+    signals.disarm()
+    // The trap left the signals ignored; the checks after this one hold no speech, so a
+    // signal may end them at once, as before the trap.
+    for signal in HandledSignal.allCases { Glibc.signal(signal.number, SIG_DFL) }
+    if let signal = signals.received { return .failure(SignalStop(signal: signal)) }
+    return .success(line(for: outcome, took: took))
+  }
+
+  /// A signal that stopped the test sentence.
+  struct SignalStop: Error {
+    var signal: HandledSignal
   }
 
   /// The line for the sentence's `outcome`.
