@@ -139,6 +139,31 @@ extension SpeakingTests {
         ), "\(result.standardOutput)")
     }
 
+    /// Other speech that cuts the test sentence off and goes on past its window, as a
+    /// screen reader reading a long text does: speech works, and the line says what happened.
+    @Test func aTestSentenceCutOffByOtherSpeechSaysSomethingElseIsSpeaking() async throws {
+      let home = try Self.home()
+      defer { try? FileManager.default.removeItem(atPath: home) }
+      let interrupter = try await Interrupter(stack: stack)
+      let recording = try stack.record()
+      let running = try Running(
+        Command.announce, ["doctor", "--json"], environment: Self.environment(of: stack, home: home))
+      #expect(running.waitForOutput(containing: "\"check\":\"daemon\""))
+      #expect(recording.waitForSpeech(seconds: 0.2))
+      // At `message` priority, as Orca speaks: it always cuts a playing `text` off.
+      _ = try await interrupter.say(Self.long + " " + Self.long, priority: .message)
+      let result = running.wait(timeout: 30)
+      await interrupter.cancelOwnSpeech()
+      _ = recording.stop()
+      await interrupter.close()
+      #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+      let speech = try #require(Self.check("speech", in: result.standardOutput), "\(result.standardOutput)")
+      #expect(speech["outcome"] as? String == "interrupted-out-of-time", "\(speech)")
+      #expect(
+        (speech["text"] as? String)?.contains("something else, such as a screen reader, is speaking") == true)
+      #expect(result.seconds < 8, "took \(result.seconds) s")
+    }
+
     /// Control-C while the test sentence plays cancels it and ends doctor with 130, as any run.
     @Test func aSignalDuringTheTestSentenceCancelsItAndEndsWith130() throws {
       let home = try Self.home()
