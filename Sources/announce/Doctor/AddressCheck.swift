@@ -9,19 +9,24 @@ struct AddressCheck {
   /// Where `SPEECHD_ADDRESS`, `SSH_CONNECTION` and `XDG_RUNTIME_DIR` are read.
   var environment: [String: String]
 
-  /// Where announce will look, and the sentence that says why; `address` is `nil` when
-  /// the address is not one at all.
-  func run() -> (line: DoctorLine, address: SpeechdAddress?) {
+  /// What the check found, for the checks after it.
+  struct Found {
+    var line: DoctorLine
+    /// Where announce will look; `nil` when the address given is not one at all.
+    var address: SpeechdAddress?
+    /// Whether that is a socket forwarded over SSH.
+    var isForwarded = false
+  }
+
+  func run() -> Found {
     let route: SpeechdRoute
     do {
       route = try SpeechdRoute.resolve(explicit, environment: environment)
     } catch {
-      return (
-        DoctorLine(
+      return Found(
+        line: DoctorLine(
           check: "address", finding: .speechUnavailable,
-          sentence: error.sentence(forwardingWith: Announce.howToForward)),
-        nil
-      )
+          sentence: error.sentence(forwardingWith: Announce.howToForward)))
     }
     let (address, why): (SpeechdAddress, String)
     var forwarded = false
@@ -45,14 +50,12 @@ struct AddressCheck {
         why = "the default for this user, since this SSH session forwards no socket to \(path)"
       }
     }
-    return (
-      DoctorLine(
+    return Found(
+      line: DoctorLine(
         check: "address", finding: .fine,
         sentence: "announce looks for speech-dispatcher at \(address), \(why).",
-        facts: Self.facts(of: address) + [("why", .text(why))]
-          + (forwarded ? [("forwarded", .flag(true))] : [])),
-      address
-    )
+        facts: Self.facts(of: address) + [("why", .text(why))]),
+      address: address, isForwarded: forwarded)
   }
 
   /// The address as JSON facts: `socket`, or `host` and `port`.

@@ -46,12 +46,10 @@ struct Doctor: AsyncParsableCommand {
       findings.append(line.finding)
       terminal.standardOutput(json ? line.json : line.sentence)
     }
-    let (addressLine, chosen) = AddressCheck(explicit: address, environment: environment).run()
-    report(addressLine)
-    if let chosen {
-      let (daemonLine, answer) = await DaemonCheck(
-        address: chosen, isForwarded: addressLine.facts.contains { $0.0 == "forwarded" }
-      ).run()
+    let found = AddressCheck(explicit: address, environment: environment).run()
+    report(found.line)
+    if let chosen = found.address {
+      let (daemonLine, answer) = await DaemonCheck(address: chosen, isForwarded: found.isForwarded).run()
       report(daemonLine)
       if answer == .unavailable {
         report(SpokenTestCheck.skipped)

@@ -50,7 +50,7 @@ enum DoctorOutcome: Sendable, Equatable {
 
 /// The report of one check: its name, its finding, its sentence, and the facts behind
 /// the sentence for `--json`.
-struct DoctorLine: Sendable, Equatable {
+struct DoctorLine: Sendable {
   /// The check's name, such as `address`.
   var check: String
   /// What it found.
@@ -59,11 +59,6 @@ struct DoctorLine: Sendable, Equatable {
   var sentence: String
   /// The facts, by name, in the order they are printed.
   var facts: [(String, DoctorFact)] = []
-
-  static func == (lhs: DoctorLine, rhs: DoctorLine) -> Bool {
-    lhs.check == rhs.check && lhs.finding == rhs.finding && lhs.sentence == rhs.sentence
-      && lhs.facts.map(\.0) == rhs.facts.map(\.0) && lhs.facts.map(\.1) == rhs.facts.map(\.1)
-  }
 }
 
 /// One fact of a ``DoctorLine`` in `--json`.
