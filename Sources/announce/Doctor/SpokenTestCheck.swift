@@ -91,7 +91,7 @@ struct SpokenTestCheck {
         return DoctorLine(
           check: "speech", finding: .fine,
           sentence:
-            "The test sentence was cut off by other speech that went on for 3 seconds, so something else, such as a screen reader, is speaking; speech works, and announcements wait their turn.",
+            "The test sentence was cut off by other speech that went on for \(DoctorLine.spoken(DoctorLine.seconds(Announcement.defaultRetryTimeout))) seconds, so something else, such as a screen reader, is speaking; speech works, and announcements wait their turn.",
           facts: facts)
       case .stalled:
         let server = soundServer()
