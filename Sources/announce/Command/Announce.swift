@@ -37,7 +37,7 @@ struct Announce: AsyncParsableCommand {
 
   @Argument(
     help: "The announcements, one per argument; none or \"-\" reads standard input.",
-    completion: .list(["init", "history", "replay"]))
+    completion: .list(["init", "history", "replay", "doctor"]))
   var texts: [String] = []
 
   /// Whether the announcements come from standard input: never with `--when-done`.

@@ -26,6 +26,7 @@ enum Main {
         await OneLineErrors.status(of: HistoryCommand.self, Array(arguments.dropFirst()))
       case ReplayCommand.name:
         await OneLineErrors.status(of: ReplayCommand.self, Array(arguments.dropFirst()))
+      case Doctor.name: await OneLineErrors.status(of: Doctor.self, Array(arguments.dropFirst()))
       default: await OneLineErrors.status(of: Announce.self, arguments)
       }
     // The one exit: a signal ends a run through the same result as its normal end.

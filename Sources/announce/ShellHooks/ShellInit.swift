@@ -149,6 +149,7 @@ enum ShellHook {
       fi
       __announce_start=
       __announce_history=${HISTCMD-}
+      export ANNOUNCE_SHELL_HOOK="bash"$'\\t'"$$"$'\\t'"${ANNOUNCE_MIN_SECONDS-}"$'\\t'"${ANNOUNCE_IGNORE-}"
       return "$announce_status"
     }
     __announce_finished() {
@@ -216,6 +217,7 @@ enum ShellHook {
           fi
         fi
         __announce_start=
+        export ANNOUNCE_SHELL_HOOK="zsh"$'\\t'"$$"$'\\t'"${ANNOUNCE_MIN_SECONDS-}"$'\\t'"${ANNOUNCE_IGNORE-}"
         return 0
       }
       autoload -Uz add-zsh-hook
@@ -235,6 +237,9 @@ enum ShellHook {
     # announce: speak when a command that ran long finishes. From: announce init fish | source
     if status is-interactive
         set -g __announce_bin \(announce)
+        function __announce_mark_active --on-event fish_prompt
+            set -gx ANNOUNCE_SHELL_HOOK (printf 'fish\\t%s\\t%s\\t%s' $fish_pid "$ANNOUNCE_MIN_SECONDS" "$ANNOUNCE_IGNORE")
+        end
         function __announce_postexec --on-event fish_postexec
             set -l announce_statuses $status $pipestatus
             set -l announce_status $announce_statuses[1]

@@ -1,0 +1,76 @@
+import AnnouncerCore
+
+/// Check 2: whether speech-dispatcher answers at the address within 2 seconds, and
+/// which output module and language a new connection gets.
+struct DaemonCheck {
+  /// How long the daemon may say nothing before it counts as not answering: the bound
+  /// an unanswered message is given when speaking.
+  static let answerBound: Duration = .seconds(2)
+
+  /// What the check found, for the checks after it.
+  enum Result: Equatable {
+    /// It answered.
+    case answers
+    /// Nothing listens at the user's default socket, where announce starts the daemon
+    /// when it speaks; the spoken test tries that.
+    case notStartedYet
+    /// It cannot be heard.
+    case unavailable
+  }
+
+  var address: SpeechdAddress
+  /// Whether the address is a socket forwarded over SSH, whose fix lies on the user's own machine.
+  var isForwarded = false
+
+  func run() async -> (line: DoctorLine, result: Result) {
+    do {
+      let defaults = try await SpeechdVoiceDefaults.read(at: address, within: Self.answerBound)
+      let language = defaults.language.isEmpty ? "" : " in the language \(defaults.language)"
+      return (
+        DoctorLine(
+          check: "daemon", finding: .fine,
+          sentence:
+            "speech-dispatcher answers, and speaks with the output module \(defaults.outputModule)\(language).",
+          facts: [("module", .text(defaults.outputModule)), ("language", .text(defaults.language))]),
+        .answers
+      )
+    } catch {
+      switch error {
+      case .unreachable where address.isUserDefault:
+        return (
+          DoctorLine(
+            check: "daemon", finding: .fine,
+            sentence:
+              "speech-dispatcher is not running yet; announce starts it when it speaks, as the test sentence will show."
+          ),
+          .notStartedYet
+        )
+      case .unreachable where isForwarded:
+        return (
+          DoctorLine(
+            check: "daemon", finding: .speechUnavailable,
+            sentence:
+              "Nothing answers at \(address), the socket forwarded over SSH; log in again with \(Announce.howToForward), and check that speech-dispatcher runs on your own machine."
+          ),
+          .unavailable
+        )
+      case .unreachable:
+        return (
+          DoctorLine(
+            check: "daemon", finding: .speechUnavailable,
+            sentence:
+              "Nothing answers at \(address); start speech-dispatcher there, or correct --address or SPEECHD_ADDRESS."
+          ),
+          .unavailable
+        )
+      default:
+        return (
+          DoctorLine(
+            check: "daemon", finding: .speechUnavailable,
+            sentence: error.sentence(forwardingWith: Announce.howToForward).capitalizedFirst),
+          .unavailable
+        )
+      }
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import FoundationEssentials
+
+/// Check 6: where the outcome log, which is also the history, is, and whether it can be
+/// written; the same test a run makes before it records anything.
+struct OutcomeLogCheck {
+  var environment: [String: String]
+
+  func run() -> DoctorLine {
+    let log = OutcomeLog.forUser(environment: environment)
+    let facts: [(String, DoctorFact)] = [("path", .text(log.path))]
+    if (try? HistorySwitch.isOn(environment: environment)) == false {
+      return DoctorLine(
+        check: "log", finding: .notInUse,
+        sentence:
+          "Outcomes are not recorded, because \(HistorySwitch.variable) is off, so announce history and replay have nothing; unset it to record them in \(log.path).",
+        facts: facts + [("writable", .flag(false))])
+    }
+    if let problem = log.problem() {
+      return DoctorLine(
+        check: "log", finding: .somethingElseBroken, sentence: problem,
+        facts: facts + [("writable", .flag(false))])
+    }
+    return DoctorLine(
+      check: "log", finding: .fine,
+      sentence: "Outcomes and the history are kept in \(log.path), which can be written.",
+      facts: facts + [("writable", .flag(true))])
+  }
+}

@@ -1,0 +1,58 @@
+import AnnouncerCore
+import Glibc
+
+/// Check 5c, in an SSH session only: whether speech is forwarded from the user's own
+/// machine, and whether a forward left there is stale.
+struct SSHForwardCheck {
+  /// `--address`, when given.
+  var explicit: String?
+  var environment: [String: String]
+
+  /// Whether doctor runs in an SSH session.
+  static func applies(environment: [String: String]) -> Bool {
+    !(environment["SSH_CONNECTION"] ?? "").isEmpty
+  }
+
+  func run() -> DoctorLine {
+    let route: SpeechdRoute
+    do {
+      route = try SpeechdRoute.resolve(explicit, environment: environment)
+    } catch {
+      return DoctorLine(
+        check: "ssh-forward", finding: .skipped,
+        sentence: "The SSH forward was not checked, because the address is not one.")
+    }
+    guard case .forwardedFirst(let path, _) = route else {
+      return DoctorLine(
+        check: "ssh-forward", finding: .notInUse,
+        sentence:
+          "This is an SSH session, but \(explicit != nil ? "--address" : "SPEECHD_ADDRESS") chooses where speech goes, so no forward is looked for."
+      )
+    }
+    let facts: [(String, DoctorFact)] = [("socket", .text(path))]
+    switch ForwardedSpeechdSocket.presence(at: path) {
+    case .absent:
+      return DoctorLine(
+        check: "ssh-forward", finding: .notInUse,
+        sentence:
+          "No speech is forwarded over SSH to \(path), so announcements play on this server; to hear them on your own machine, log in with \(Announce.howToForward).",
+        facts: facts)
+    case .foreign:
+      return DoctorLine(
+        check: "ssh-forward", finding: .somethingElseBroken,
+        sentence:
+          "\(path) is not a socket of yours, so announce does not use it and speech plays on this server; remove it, then log in again with \(Announce.howToForward).",
+        facts: facts)
+    case .ours where ForwardedSpeechdSocket.isRefused(path):
+      return DoctorLine(
+        check: "ssh-forward", finding: .speechUnavailable,
+        sentence:
+          "The speech forwarded over SSH to \(path) is stale: the SSH session that made it has ended; log in again with \(Announce.howToForward), and announce removes the old socket when it next speaks.",
+        facts: facts)
+    case .ours:
+      return DoctorLine(
+        check: "ssh-forward", finding: .fine,
+        sentence: "Speech is forwarded over SSH from your own machine to \(path).", facts: facts)
+    }
+  }
+}
