@@ -60,7 +60,7 @@ struct ToolInfo: Decodable {
 
   /// The commands `Main` chooses by their first words, as typed before the options.
   static let commands: [[String]] = [
-    [], ["history"], ["replay"], ["hook-finished"], ["tmux-alert"], ["init"], ["init", "ssh"],
+    [], ["history"], ["replay"], ["hook-finished"], ["tmux-alert"], ["init"], ["init", "ssh"], ["doctor"],
   ]
 
   /// The dump of the command chosen by `words`.
