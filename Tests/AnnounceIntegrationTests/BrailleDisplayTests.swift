@@ -65,6 +65,11 @@ final class PrivateBrltty: Sendable {
     }
     guard Self.waitFor({ FileManager.default.fileExists(atPath: "/var/lib/BrlAPI/" + self.name) })
     else { throw SpawnError(description: "brltty made no BrlAPI socket") }
+    // Until brltty has taken the display (its first line, "no screen"), BrlAPI says it has
+    // 0 cells, which is a brltty with no display.
+    guard Self.waitFor({ !self.shown.isEmpty }) else {
+      throw SpawnError(description: "brltty showed nothing on the display")
+    }
   }
 
   deinit {
@@ -204,9 +209,10 @@ final class PrivateBrltty: Sendable {
     slow.minimumFlash = .seconds(30)
     let flasher = BrailleFlasher(display: display, timing: slow)
     let flash = flasher.show("Build failed", withSpeech: false)
-    #expect(brltty!.waitUntilShown("Build failed"))
+    #expect(brltty!.waitUntilShown("Build failed"), "the display showed \(brltty!.shown)")
     brltty = nil
-    #expect(await flasher.outcome(of: flash) == .notShown(.displayLost))
+    let outcome = await flasher.outcome(of: flash)
+    #expect(outcome == .notShown(.displayLost))
     await flasher.close()
   }
 
