@@ -202,6 +202,51 @@ final class PrivateBrltty: Sendable {
     await flasher.close()
   }
 
+  @Test func cancellingForASignalGivesTheScreenReadersLineBack() async throws {
+    let brltty = try PrivateBrltty()
+    try brltty.startScreenReader(showing: "screen reader line")
+    let display = try await BrlapiDisplay.connect(environment: brltty.environment).get()
+    var slow = timing
+    slow.minimumFlash = .seconds(30)
+    let flasher = BrailleFlasher(display: display, timing: slow)
+    let flash = flasher.show("Build failed", withSpeech: false)
+    #expect(brltty.waitUntilShown("Build failed"))
+    await flasher.cancelAll()
+    #expect(await flasher.outcome(of: flash) == .notShown(.cancelled))
+    #expect(brltty.waitUntilShown("screen reader line", within: 1))
+    await flasher.close()
+  }
+
+  @Test func twoProcessesTakeTurnsOnTheDisplay() async throws {
+    let brltty = try PrivateBrltty()
+    try brltty.startScreenReader(showing: "screen reader line")
+    let turns = FileManager.default.temporaryDirectory.appendingPathComponent(brltty.name + "-turns").path
+    defer { try? FileManager.default.removeItem(atPath: turns) }
+    func flasher() async throws -> BrailleFlasher {
+      let display = try await BrlapiDisplay.connect(environment: brltty.environment).get()
+      let shared = try #require(SharedSpeakingTurns(directory: turns, recheckInterval: .milliseconds(50)))
+      return BrailleFlasher(display: display, timing: timing, turns: shared)
+    }
+    let first = try await flasher()
+    let second = try await flasher()
+    let secondEvents = second.events()
+    let a = first.show("first process", withSpeech: false)
+    #expect(brltty.waitUntilShown("first process"))
+    let b = second.show("second process", withSpeech: false)
+    for await event in secondEvents {
+      #expect(event.kind == .waitingForTurn)
+      break
+    }
+    #expect(await first.outcome(of: a).wasDelivered)
+    #expect(await second.outcome(of: b).wasDelivered)
+    #expect(brltty.waitUntilShown("screen reader line"))
+    // The second never cut the first off: it came after it, each shown once.
+    let shown = brltty.shown.filter { $0.hasSuffix("process") }
+    #expect(shown == ["first process", "second process"])
+    await first.close()
+    await second.close()
+  }
+
   @Test func brlttyGoingAwayMidFlashIsAClearOutcomeNotAHang() async throws {
     var brltty: PrivateBrltty? = try PrivateBrltty()
     let display = try await BrlapiDisplay.connect(environment: brltty!.environment).get()
