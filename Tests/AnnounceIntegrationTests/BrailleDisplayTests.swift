@@ -87,7 +87,9 @@ final class PrivateBrltty: Sendable {
   /// Presses a key on the display: a brltty command name such as `route 3` or `fwinrt`.
   func press(_ command: String) { send(command) }
 
-  /// Starts a screen reader stand-in on tty 7 at priority 50 that shows `line`.
+  /// Starts a screen reader stand-in on tty 7 at priority 50 that shows `line`, and then
+  /// each line written to it with ``screenReaderWrites(_:)``, as Orca writes only when
+  /// something changes.
   func startScreenReader(showing line: String) throws {
     let script = """
       import brlapi, sys
@@ -95,14 +97,24 @@ final class PrivateBrltty: Sendable {
       b.enterTtyModeWithPath()
       b.writeText(sys.argv[1])
       print("ready", flush=True)
-      while True:
-          print("key", b.readKey(True), flush=True)
+      for line in sys.stdin:
+          b.writeText(line.strip())
+          print("wrote", line.strip(), flush=True)
       """
     let running = try Running(
       "/usr/bin/python3", ["-c", script, line],
-      environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+      environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+      keepStandardInputOpen: true)
     screenReader.withLock { $0 = running }
     #expect(waitUntilShown(line))
+  }
+
+  /// Has the screen reader stand-in write `line`, and returns once it has.
+  func screenReaderWrites(_ line: String) {
+    screenReader.withLock { running in
+      running?.write(line + "\n")
+      #expect(running?.waitForOutput(containing: "wrote " + line) == true)
+    }
   }
 
   /// Everything the display showed, in order, without the padding.
@@ -199,6 +211,23 @@ final class PrivateBrltty: Sendable {
       return
     }
     #expect(brltty.waitUntilShown("screen reader line", within: 1))
+    await flasher.close()
+  }
+
+  @Test func aScreenReaderThatWritesMeanwhileGetsTheDisplayBackWithItsNewestText() async throws {
+    let brltty = try PrivateBrltty()
+    try brltty.startScreenReader(showing: "screen reader line")
+    let display = try await BrlapiDisplay.connect(environment: brltty.environment).get()
+    var slow = timing
+    slow.minimumFlash = .seconds(1)
+    let flasher = BrailleFlasher(display: display, timing: slow)
+    let flash = flasher.show("Build failed", withSpeech: false)
+    #expect(brltty.waitUntilShown("Build failed"))
+    brltty.screenReaderWrites("the newest line")
+    // Our priority 70 keeps the flash on the display over the screen reader's 50.
+    #expect(!brltty.waitUntilShown("the newest line", within: 0.3))
+    #expect(await flasher.outcome(of: flash).wasDelivered)
+    #expect(brltty.waitUntilShown("the newest line", within: 1))
     await flasher.close()
   }
 
