@@ -274,7 +274,7 @@ private final class BrlapiWorker: @unchecked Sendable {
     guard descriptor >= 0 else {
       let reason = library.lastError()
       free(memory)
-      return .failure(unavailable("brltty does not answer there (\(reason))"))
+      return .failure(unavailable("brltty cannot be reached there (\(reason))"))
     }
     _ = library.setExceptionHandler(memory) { _, _, _, _, _ in
       // The call that met the exception fails, and that is reported as a lost display.
