@@ -84,6 +84,9 @@ final class PrivateBrltty: Sendable {
     ["BRLAPI_HOST": ":" + name, "BRLAPI_AUTH": "none", "WINDOWPATH": "7"]
   }
 
+  /// Sends `signal` to brltty, such as SIGSTOP to freeze it.
+  func signal(_ signal: Int32) { brltty.send(signal) }
+
   /// Presses a key on the display: a brltty command name such as `route 3` or `fwinrt`.
   func press(_ command: String) { send(command) }
 
@@ -274,6 +277,24 @@ final class PrivateBrltty: Sendable {
     #expect(shown == ["first process", "second process"])
     await first.close()
     await second.close()
+  }
+
+  @Test func aFrozenBrlttyNeverHangsAnnounce() async throws {
+    let brltty = try PrivateBrltty()
+    let display = try await BrlapiDisplay.connect(environment: brltty.environment).get()
+    var slow = timing
+    slow.minimumFlash = .seconds(30)
+    let flasher = BrailleFlasher(display: display, timing: slow)
+    let flash = flasher.show("Build failed", withSpeech: false)
+    #expect(brltty.waitUntilShown("Build failed"))
+    brltty.signal(SIGSTOP)
+    defer { brltty.signal(SIGCONT) }
+    let started = ContinuousClock.now
+    await flasher.cancelAll(waitingAtMost: .milliseconds(500))
+    #expect(await flasher.outcome(of: flash) == .notShown(.cancelled))
+    await flasher.close(waitingAtMost: .milliseconds(500))
+    // Two bounds of 0.5 s, with room for a loaded machine.
+    #expect(ContinuousClock.now - started < .seconds(3))
   }
 
   @Test func brlttyGoingAwayMidFlashIsAClearOutcomeNotAHang() async throws {
