@@ -118,6 +118,24 @@ final class ScriptedBrailleDisplay: BrailleDisplay {
     await flasher.close()
   }
 
+  @Test func speechThatEndedWhileTheFlashWaitedBehindAnotherDoesNotHoldIt() async {
+    let clock = ManualClock()
+    let display = ScriptedBrailleDisplay()
+    let flasher = BrailleFlasher(display: display, clock: clock, timing: timing)
+    flasher.show("Build failed", withSpeech: false)
+    let second = flasher.show("Tests passed", withSpeech: true)
+    _ = await display.calls(atLeast: 3)
+    flasher.speechFinished(second, outcome: .spoken(attempts: 1, duration: .seconds(1)))
+    await clock.waitForSleeper(until: .seconds(5))
+    clock.advance(by: .seconds(5))
+    #expect(await display.calls(atLeast: 9).last == "write Tests passed")
+    // Shown from 5 s, so its minimum flash time ends at 10 s; its speech ended long ago.
+    await clock.waitForSleeper(until: .seconds(10))
+    clock.advance(by: .seconds(5))
+    #expect(await flasher.outcome(of: second) == .shown(duration: .seconds(5)))
+    await flasher.close()
+  }
+
   @Test func cancellingGivesTheDisplayBackAndEndsEveryFlash() async {
     let clock = ManualClock()
     let display = ScriptedBrailleDisplay()
