@@ -20,6 +20,9 @@ let package = Package(
       pkgConfig: "speech-dispatcher",
       providers: [.apt(["libspeechd-dev"])]
     ),
+    // libbrlapi's header only, with no `link`: AnnouncerCore opens the library with dlopen
+    // when braille is asked for, so without braille nothing changes (see docs/braille.md).
+    .systemLibrary(name: "CBrlapi", providers: [.apt(["libbrlapi-dev"])]),
     // glibc's POSIX_SPAWN_SETSID, which Swift's Glibc module does not show.
     .systemLibrary(name: "CSpawn"),
     // glibc's pidfd_open and pidfd_send_signal, which Swift's Glibc module does not show.
@@ -33,6 +36,7 @@ let package = Package(
       name: "AnnouncerCore",
       dependencies: [
         "CSpeechd",
+        "CBrlapi",
         "CLibXML2",
         .product(name: "DequeModule", package: "swift-collections"),
       ]

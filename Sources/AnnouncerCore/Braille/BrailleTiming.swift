@@ -1,0 +1,49 @@
+/// How long a braille flash is held and how fast it is panned.
+public struct BrailleTiming: Sendable, Equatable {
+  /// The reading pace when none is given: 100 words a minute.
+  ///
+  /// Braille readers read much more slowly than speech goes: about 90 to 115 words a
+  /// minute for an experienced adult reader, fewer for most. 100 keeps most readers
+  /// with the text and holds a full 40-cell window for 4 s.
+  public static let defaultWordsPerMinute = 100
+  /// The pace a word is counted at: six cells, five letters and a space, the
+  /// "standard word" of reading-speed studies.
+  public static let cellsPerWord = 6
+  /// The shortest flash when none is given: 5 s, the time of Orca's flash messages
+  /// (`brailleFlashTime`), one more than brltty's own 4 s. announce's messages arrive
+  /// unasked, so the reader needs a moment to notice them; any key ends one early.
+  public static let defaultMinimumFlash: Duration = .seconds(5)
+  /// The range of paces accepted, in words a minute.
+  public static let wordsPerMinuteRange: ClosedRange<Int> = 10...1000
+
+  /// The reading pace in words a minute (see ``cellsPerWord``).
+  public var wordsPerMinute: Int
+  /// The shortest time a flash is held, however short its text.
+  public var minimumFlash: Duration
+  /// The shortest time one window is held while panning by time, however few cells it has:
+  /// long enough to notice that the display changed and find its start.
+  public var shortestWindow: Duration
+  /// How long brltty may take to answer a request before the display counts as not
+  /// answering (a stopped or frozen brltty). Answers come within a few milliseconds.
+  public var answerBound: Duration
+
+  /// Creates the timing; the defaults are the command line's.
+  public init(
+    wordsPerMinute: Int = Self.defaultWordsPerMinute,
+    minimumFlash: Duration = Self.defaultMinimumFlash,
+    shortestWindow: Duration = .seconds(1), answerBound: Duration = .seconds(2)
+  ) {
+    self.wordsPerMinute = wordsPerMinute
+    self.minimumFlash = minimumFlash
+    self.shortestWindow = shortestWindow
+    self.answerBound = answerBound
+  }
+
+  /// How long a window of `cells` cells is held while panning by time.
+  public func readingTime(cells: Int) -> Duration {
+    // In whole nanoseconds, so that times add up exactly.
+    let perMinute = Int64(max(1, wordsPerMinute) * Self.cellsPerWord)
+    let reading = Duration.nanoseconds(Int64(cells) * 60_000_000_000 / perMinute)
+    return max(reading, shortestWindow)
+  }
+}

@@ -1,0 +1,53 @@
+import AnnouncerCore
+import ArgumentParser
+import Testing
+
+@testable import announce
+
+/// The braille options and the delivery rule, parsed in-process: no display needed.
+@Suite struct BrailleOptionsTests {
+  @Test func aFlagWinsOverTheVariableAndTheVariableOverTheDefault() throws {
+    let only = ["ANNOUNCE_BRAILLE": "only"]
+    #expect(try BrailleOptions.parse([]).mode(environment: [:]) == .off)
+    #expect(try BrailleOptions.parse([]).mode(environment: only) == .only)
+    #expect(try BrailleOptions.parse([]).mode(environment: ["ANNOUNCE_BRAILLE": "ON"]) == .on)
+    #expect(try BrailleOptions.parse(["--braille"]).mode(environment: only) == .on)
+    #expect(try BrailleOptions.parse(["--braille-only"]).mode(environment: [:]) == .only)
+  }
+
+  @Test func aVariableThatIsNotOnOnlyOrOffIsAUsageError() {
+    #expect(throws: ValidationError.self) {
+      try BrailleOptions.parse([]).mode(environment: ["ANNOUNCE_BRAILLE": "yes"])
+    }
+  }
+
+  @Test(arguments: [
+    ["--braille", "--braille-only"], ["--braille-pace", "5"], ["--braille-pace", "2000"],
+    ["--braille-flash", "-1"], ["--braille-flash", "nan"],
+  ])
+  func outOfRangeOrConflictingOptionsAreRejected(arguments: [String]) {
+    #expect(throws: (any Error).self) { try BrailleOptions.parse(arguments) }
+  }
+
+  @Test func paceAndFlashTimeReachTheTiming() throws {
+    let timing = try BrailleOptions.parse(["--braille-pace", "60", "--braille-flash", "4"]).timing
+    #expect(timing.wordsPerMinute == 60)
+    #expect(timing.minimumFlash == .seconds(4))
+    #expect(try BrailleOptions.parse([]).timing == BrailleTiming())
+  }
+
+  @Test func deliveredMeansHeardWithSpeechAndShownOrAcknowledgedWithBrailleOnly() {
+    let heard = Outcome.spoken(attempts: 1, duration: .seconds(1))
+    let interrupted = Outcome.gaveUp(.interruptedOutOfTime)
+    let lost = BrailleOutcome.notShown(.displayLost)
+    let read = BrailleOutcome.acknowledged(after: .seconds(1))
+    #expect(BrailleDelivery.delivered(mode: .on, speech: heard, braille: lost))
+    #expect(!BrailleDelivery.delivered(mode: .on, speech: interrupted, braille: read))
+    #expect(BrailleDelivery.delivered(mode: .only, speech: nil, braille: read))
+    #expect(BrailleDelivery.delivered(mode: .only, speech: nil, braille: .shown(duration: .seconds(5))))
+    #expect(!BrailleDelivery.delivered(mode: .only, speech: nil, braille: .notShown(.outOfTime)))
+    #expect(BrailleDelivery.meansServiceUnavailable(mode: .only, braille: lost))
+    #expect(!BrailleDelivery.meansServiceUnavailable(mode: .on, braille: lost))
+    #expect(!BrailleDelivery.meansServiceUnavailable(mode: .only, braille: .notShown(.cancelled)))
+  }
+}

@@ -1,0 +1,186 @@
+import Synchronization
+import Testing
+
+@testable import AnnouncerCore
+
+/// A braille display that records what it is asked to do, as BrlAPI requests would
+/// reach brltty, and lets a test press keys or lose the connection.
+final class ScriptedBrailleDisplay: BrailleDisplay {
+  private struct State {
+    var calls: [String] = []
+    var waiters: [(count: Int, continuation: CheckedContinuation<[String], Never>)] = []
+  }
+
+  let address = "BrlAPI host :test"
+  let inputs: AsyncStream<BrailleDisplayInput>
+  private let input: AsyncStream<BrailleDisplayInput>.Continuation
+  private let state = Mutex(State())
+  private let cells: Result<Int, BrailleUnavailable>
+
+  init(cells: Result<Int, BrailleUnavailable> = .success(20)) {
+    self.cells = cells
+    (inputs, input) = AsyncStream.makeStream(of: BrailleDisplayInput.self)
+  }
+
+  func press(_ key: BrailleKey) { input.yield(.key(key)) }
+  func lose() { input.yield(.lost) }
+
+  /// The calls so far, once there are at least `count`.
+  func calls(atLeast count: Int) async -> [String] {
+    await withCheckedContinuation { continuation in
+      let ready = state.withLock { state -> [String]? in
+        if state.calls.count >= count { return state.calls }
+        state.waiters.append((count, continuation))
+        return nil
+      }
+      if let ready { continuation.resume(returning: ready) }
+    }
+  }
+
+  private func record(_ call: String) {
+    let ready = state.withLock { state -> [(CheckedContinuation<[String], Never>, [String])] in
+      state.calls.append(call)
+      let calls = state.calls
+      let due = state.waiters.filter { $0.count <= calls.count }
+      state.waiters.removeAll { $0.count <= calls.count }
+      return due.map { ($0.continuation, calls) }
+    }
+    for (continuation, calls) in ready { continuation.resume(returning: calls) }
+  }
+
+  func enterTtyMode() async -> Result<Int, BrailleUnavailable> {
+    record("enter")
+    return cells
+  }
+  func setPriority(_ priority: UInt32) async { record("priority \(priority)") }
+  func write(_ text: String) async { record("write \(text)") }
+  func leaveTtyMode() async { record("leave") }
+  func close() async {
+    record("close")
+    input.finish()
+  }
+}
+
+/// The flasher driven with a manual clock and a scripted display: no sleeps.
+@Suite struct BrailleFlasherTests {
+  let timing = BrailleTiming(wordsPerMinute: 100, minimumFlash: .seconds(5))
+  let takeAndShow = ["enter", "priority 70"]
+  let giveBack = ["priority 0", "write ", "leave"]
+
+  @Test func flashesAreShownOneAfterAnotherInOrderAndTheDisplayIsGivenBackAfterEach() async {
+    let clock = ManualClock()
+    let display = ScriptedBrailleDisplay()
+    let flasher = BrailleFlasher(display: display, clock: clock, timing: timing)
+    let first = flasher.show("Build failed", withSpeech: false)
+    let second = flasher.show("Tests passed", withSpeech: false)
+    #expect(await display.calls(atLeast: 3) == takeAndShow + ["write Build failed"])
+    await clock.waitForSleeper(until: .seconds(5))
+    clock.advance(by: .seconds(5))
+    #expect(await flasher.outcome(of: first) == .shown(duration: .seconds(5)))
+    let calls = await display.calls(atLeast: 9)
+    #expect(calls == takeAndShow + ["write Build failed"] + giveBack + takeAndShow + ["write Tests passed"])
+    await clock.waitForSleeper(until: .seconds(10))
+    clock.advance(by: .seconds(5))
+    #expect(await flasher.outcome(of: second) == .shown(duration: .seconds(5)))
+    await flasher.close()
+    #expect(await display.calls(atLeast: 13).suffix(4) == giveBack + ["close"])
+  }
+
+  @Test func aRoutingKeyAcknowledgesAndTheNextFlashFollowsAtOnce() async {
+    let clock = ManualClock()
+    let display = ScriptedBrailleDisplay()
+    let flasher = BrailleFlasher(display: display, clock: clock, timing: timing)
+    let events = flasher.events()
+    let first = flasher.show("Build failed", withSpeech: true)
+    flasher.show("Next", withSpeech: false)
+    _ = await display.calls(atLeast: 3)
+    display.press(.other(name: "route 4"))
+    #expect(await flasher.outcome(of: first) == .acknowledged(after: .zero))
+    #expect(await display.calls(atLeast: 9).suffix(6) == giveBack + takeAndShow + ["write Next"])
+    var kinds: [BrailleEventKind] = []
+    for await event in events where event.flash == BrailleFlashID(1) {
+      kinds.append(event.kind)
+      if case .finished = event.kind { break }
+    }
+    #expect(kinds.contains(.acknowledged(key: "route 4")))
+    await flasher.close()
+  }
+
+  @Test func speechThatEndsLateHoldsTheFlashUntilThen() async {
+    let clock = ManualClock()
+    let display = ScriptedBrailleDisplay()
+    let flasher = BrailleFlasher(display: display, clock: clock, timing: timing)
+    let flash = flasher.show("Saved", withSpeech: true)
+    _ = await display.calls(atLeast: 3)
+    clock.advance(by: .seconds(8))
+    flasher.speechFinished(flash, outcome: .spoken(attempts: 1, duration: .seconds(8)))
+    #expect(await flasher.outcome(of: flash) == .shown(duration: .seconds(8)))
+    await flasher.close()
+  }
+
+  @Test func speechThatEndedWhileTheFlashWaitedBehindAnotherDoesNotHoldIt() async {
+    let clock = ManualClock()
+    let display = ScriptedBrailleDisplay()
+    let flasher = BrailleFlasher(display: display, clock: clock, timing: timing)
+    flasher.show("Build failed", withSpeech: false)
+    let second = flasher.show("Tests passed", withSpeech: true)
+    _ = await display.calls(atLeast: 3)
+    flasher.speechFinished(second, outcome: .spoken(attempts: 1, duration: .seconds(1)))
+    await clock.waitForSleeper(until: .seconds(5))
+    clock.advance(by: .seconds(5))
+    #expect(await display.calls(atLeast: 9).last == "write Tests passed")
+    // Shown from 5 s, so its minimum flash time ends at 10 s; its speech ended long ago.
+    await clock.waitForSleeper(until: .seconds(10))
+    clock.advance(by: .seconds(5))
+    #expect(await flasher.outcome(of: second) == .shown(duration: .seconds(5)))
+    await flasher.close()
+  }
+
+  @Test func cancellingGivesTheDisplayBackAndEndsEveryFlash() async {
+    let clock = ManualClock()
+    let display = ScriptedBrailleDisplay()
+    let flasher = BrailleFlasher(display: display, clock: clock, timing: timing)
+    let first = flasher.show("Build failed", withSpeech: false)
+    let second = flasher.show("Waiting", withSpeech: false)
+    _ = await display.calls(atLeast: 3)
+    await flasher.cancelAll()
+    #expect(await display.calls(atLeast: 6).suffix(3) == giveBack)
+    #expect(await flasher.outcome(of: first) == .notShown(.cancelled))
+    #expect(await flasher.outcome(of: second) == .notShown(.cancelled))
+    await flasher.close()
+    #expect(await display.calls(atLeast: 7) == takeAndShow + ["write Build failed"] + giveBack + ["close"])
+  }
+
+  @Test func aLostDisplayEndsTheFlashWithASentenceNamingTheHost() async {
+    let clock = ManualClock()
+    let display = ScriptedBrailleDisplay()
+    let flasher = BrailleFlasher(display: display, clock: clock, timing: timing)
+    let events = flasher.events()
+    let flash = flasher.show("Build failed", withSpeech: false)
+    _ = await display.calls(atLeast: 3)
+    display.lose()
+    #expect(await flasher.outcome(of: flash) == .notShown(.displayLost))
+    for await event in events {
+      guard case .finished = event.kind else { continue }
+      #expect(event.problem?.message.contains("BrlAPI host :test") == true)
+      break
+    }
+    await flasher.close()
+  }
+
+  @Test func noDisplayMeansUnavailableWithTheDisplaysOwnSentence() async {
+    let problem = BrailleUnavailable(.unavailable, message: "No display at BrlAPI host :test.")
+    let display = ScriptedBrailleDisplay(cells: .failure(problem))
+    let flasher = BrailleFlasher(display: display, clock: ManualClock(), timing: timing)
+    let events = flasher.events()
+    let flash = flasher.show("Build failed", withSpeech: false)
+    #expect(await flasher.outcome(of: flash) == .notShown(.unavailable))
+    for await event in events {
+      guard case .finished = event.kind else { continue }
+      #expect(event.problem == problem)
+      break
+    }
+    await flasher.close()
+    #expect(await display.calls(atLeast: 2) == ["enter", "close"])
+  }
+}
