@@ -50,8 +50,11 @@ struct ReplayCommand: AsyncParsableCommand {
     if status != ExitStatus.success { throw ExitCode(status) }
   }
 
-  /// Speaks the chosen announcements again, one run each, and returns their results.
-  private func replay(environment: [String: String]) async -> [RunResult] {
+  /// Speaks the chosen announcements again, one run each, through `service`, and
+  /// returns their results.
+  func replay(
+    environment: [String: String], service: any SpeechService = SpeechdService()
+  ) async -> [RunResult] {
     let log = OutcomeLog.forUser(environment: environment)
     let terminal = Terminal(quiet: quiet)
     guard let (history, chosen) = History.claim(in: log, last: last, limit: count) else {
@@ -70,7 +73,7 @@ struct ReplayCommand: AsyncParsableCommand {
       {
         // Said, not recorded: a sentence about the history is no part of it.
         request.outcomes = AnnounceRequest.Outcomes(quiet: quiet)
-        return [await AnnounceRun(request).result()]
+        return [await AnnounceRun(request, service: service).result()]
       }
       return []
     }
@@ -86,7 +89,7 @@ struct ReplayCommand: AsyncParsableCommand {
       do {
         var request = try AnnounceRequest.replaying(record, environment: sounding)
         request.outcomes.quiet = quiet
-        result = await AnnounceRun(request).result()
+        result = await AnnounceRun(request, service: service).result()
       } catch {
         terminal.error(OneLineErrors.sentence(Announce.message(for: error), commandName: "announce replay"))
         results.append(.failed(.usage(Announce.message(for: error))))
