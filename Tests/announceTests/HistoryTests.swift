@@ -21,7 +21,7 @@ import Testing
       announcement: AnnouncementID(7), text: "a part", attempt: 2, time: .seconds(3), kind: kind, part: 2,
       parts: 3)
     let line = recorder.line(
-      for: event, announcement: HistoryRecorder.asSpoken(announcement), at: Self.date, pid: 42)
+      for: event, announcement: announcement.asSpoken, at: Self.date, pid: 42)
     return (line, try #require(HistoryRecord.parse(line), "\(line)"))
   }
 

@@ -122,6 +122,15 @@ public struct Announcement: Sendable, Equatable {
   public var text: String
   /// Whether `text` is SSML rather than plain text.
   public var isSSML: Bool
+
+  /// The announcement as it is spoken: plain text made speakable (see
+  /// ``SpeakableText``), SSML as it is. This is the one place that happens: the
+  /// announcer speaks this, and its events, logs and history carry the same text.
+  public var asSpoken: Announcement {
+    var spoken = self
+    if !spoken.isSSML { spoken.text = SpeakableText.cleaned(spoken.text) }
+    return spoken
+  }
   /// The priority each attempt is sent with.
   public var priority: SpeechPriority
   /// The retry window, counted from the start of the first attempt. Zero means no retry.

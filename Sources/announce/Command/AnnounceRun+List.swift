@@ -28,7 +28,7 @@ extension AnnounceRun {
       for module in names { print(module) }
     }
     if voices {
-      // The same check as before speaking: an unknown module or language is a usage error.
+      // The check made before speaking: an unknown module or language is a usage error.
       let catalog = VoiceCatalog(lists, howToList: Announce.howToListVoices)
       let voice = request.defaults.voice
       let asked = VoiceOptions(language: voice.language, outputModule: voice.outputModule)

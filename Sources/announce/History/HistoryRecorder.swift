@@ -37,14 +37,7 @@ final class HistoryRecorder: EventSink {
   }
 
   func queued(_ announcement: Announcement, as id: AnnouncementID) {
-    waiting.withLock { $0[id] = Self.asSpoken(announcement) }
-  }
-
-  /// `announcement` with its text as the announcer speaks it, so that a replay speaks the same.
-  static func asSpoken(_ announcement: Announcement) -> Announcement {
-    var spoken = announcement
-    if !spoken.isSSML { spoken.text = SpeakableText.cleaned(spoken.text) }
-    return spoken
+    waiting.withLock { $0[id] = announcement.asSpoken }
   }
 
   func record(_ event: AnnouncerEvent) { record(event, at: Date(), pid: getpid()) }
