@@ -41,6 +41,15 @@ let package = Package(
         .product(name: "DequeModule", package: "swift-collections"),
       ]
     ),
+    // The test doubles of the library, as swift-nio ships NIOEmbedded: a scripted speech
+    // backend and a manual clock, for the tests of every layer.
+    .target(
+      name: "AnnouncerTesting",
+      dependencies: [
+        "AnnouncerCore",
+        .product(name: "DequeModule", package: "swift-collections"),
+      ]
+    ),
     .executableTarget(
       name: "announce",
       dependencies: [
@@ -63,7 +72,7 @@ let package = Package(
     .testTarget(
       name: "AnnouncerCoreTests",
       dependencies: [
-        "AnnouncerCore",
+        "AnnouncerCore", "AnnouncerTesting",
         .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
@@ -71,7 +80,7 @@ let package = Package(
     .testTarget(
       name: "announceTests",
       dependencies: [
-        "AnnouncerCore", "announce",
+        "AnnouncerCore", "AnnouncerTesting", "announce",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

@@ -18,15 +18,19 @@ import Testing
     let items = section.split(separator: "\n").filter { $0.hasPrefix(".It ") }.map(String.init)
     #expect(items == HandledSignal.allCases.map { ".It \($0.name)" }, "\(items)")
     for signal in HandledSignal.allCases {
-      #expect(section.contains(".It \(signal.name)\nExit status \(signal.exitStatus).\n"), "\(signal.name)")
+      #expect(
+        section.contains(".It \(signal.name)\nExit status \(ExitStatus.of(.interrupted(signal))).\n"),
+        "\(signal.name)")
     }
-    let statuses = HandledSignal.allCases.map { String($0.exitStatus) }.joined(separator: ", ")
+    let statuses = HandledSignal.allCases.map { String(ExitStatus.of(.interrupted($0))) }.joined(
+      separator: ", ")
     #expect(page.contains("\n.It \(statuses)\n"), "EXIT STATUS has no item for \(statuses)")
   }
 
   @Test func theReadmesExitStatusListHasTheSameItem() throws {
     let readme = try PackageFile.text("README.md")
-    let statuses = HandledSignal.allCases.map { String($0.exitStatus) }.joined(separator: ", ")
+    let statuses = HandledSignal.allCases.map { String(ExitStatus.of(.interrupted($0))) }.joined(
+      separator: ", ")
     let names = HandledSignal.allCases.map(\.name)
     let row =
       "- \(statuses): interrupted by \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")"

@@ -105,7 +105,7 @@ import Testing
   func theUsageErrorOfDetachWithOutputNamesTheLogUnderXDGStateHome(arguments: [String]) {
     let environment = ["XDG_STATE_HOME": "/srv/state", "HOME": "/home/someone"]
     do {
-      _ = try Announce.$environment.withValue(environment) { try Announce.parse(arguments) }
+      _ = try Announce.parse(arguments).request(environment: environment)
       Issue.record("\(arguments) was accepted")
     } catch {
       let message = Announce.message(for: error)

@@ -110,29 +110,41 @@ import Testing
     for arguments in [
       ["--detach", "--json", "x"], ["--detach", "-v", "x"], ["--detach", "--list-modules"],
     ] {
-      #expect(throws: (any Error).self, "\(arguments)") { try Announce.parse(arguments) }
+      #expect(throws: (any Error).self, "\(arguments)") {
+        try Announce.parse(arguments).request(environment: [:])
+      }
     }
   }
 
   @Test func theBackgroundHalfReportsOnlyToTheLog() throws {
-    let child = try Announce.parse(["--detached-child", "--", "Saved"])
-    #expect(!child.output.json && !child.output.verbose && !child.detach.requested)
-    let recorder = HistoryRecorder(log: OutcomeLog(path: "/nonexistent/log.jsonl"), terminal: nil)
-    let sinks = child.sinks(terminal: Terminal(quiet: false), recorder: recorder)
+    let child = try Announce.parse(["--detached-child", "--", "Saved"]).request(environment: Self.home)
+    #expect(!child.outcomes.json && !child.outcomes.verbose && child.work == .speak)
+    #expect(
+      child.outcomes.unattended
+        && child.outcomes.history?.path == "/home/someone/.local/state/announce/log.jsonl")
+    let run = AnnounceRun(child)
+    let sinks = run.sinks()
     #expect(sinks.count == 1)
-    #expect((sinks.first as? HistoryRecorder) === recorder)
+    #expect(run.recorder != nil && (sinks.first as? HistoryRecorder) === run.recorder)
   }
 
   @Test func theForegroundReportsWhereTheOptionsSayAndToTheHistory() throws {
-    let both = try Announce.parse(["--json", "--verbose", "Saved"])
-    let recorder = HistoryRecorder(log: OutcomeLog(path: "/nonexistent/log.jsonl"), terminal: nil)
-    let sinks = both.sinks(terminal: Terminal(quiet: false), recorder: recorder)
+    let both = try Announce.parse(["--json", "--verbose", "Saved"]).request(environment: Self.home)
+    #expect(!both.outcomes.unattended)
+    let sinks = AnnounceRun(both).sinks()
     #expect(sinks.count == 3)
     #expect(sinks.first is JSONEventStream)
     #expect(sinks[1] is VerboseLines)
     #expect(sinks.last is HistoryRecorder)
-    #expect(try Announce.parse(["Saved"]).sinks(terminal: Terminal(quiet: false), recorder: nil).isEmpty)
+    let unrecorded = try Announce.parse(["--no-history", "Saved"]).request(environment: Self.home)
+    #expect(AnnounceRun(unrecorded).sinks().isEmpty)
+    let off = try Announce.parse(["Saved"]).request(
+      environment: Self.home.merging(["ANNOUNCE_HISTORY": "off"]) { $1 })
+    #expect(AnnounceRun(off).sinks().isEmpty)
   }
+
+  /// A home for the requests of these tests, whose logs are never written.
+  static let home = ["HOME": "/home/someone"]
 }
 
 /// The log's local timestamps, written without Foundation's formatters.

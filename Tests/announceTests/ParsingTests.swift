@@ -7,21 +7,21 @@ import Testing
 /// The command's parsing and validation, in process.
 @Suite struct ParsingTests {
   /// Parses `arguments` as the command does, with `environment` in place of the caller's.
-  func parse(_ arguments: [String], environment: [String: String] = [:]) throws -> Announce {
-    try Announce.$environment.withValue(environment) { try Announce.parse(arguments) }
+  func parse(_ arguments: [String], environment: [String: String] = [:]) throws -> AnnounceRequest {
+    try Announce.parse(arguments).request(environment: environment)
   }
 
   @Test func defaultsMatchTheDocumentation() throws {
     let command = try parse(["Saved"])
-    let announcement = command.announcement(text: "Saved")
+    let announcement = command.defaults
     #expect(announcement.retryTimeout == .seconds(3))
     #expect(announcement.priority == .text)
     #expect(announcement.delay == .zero)
     #expect(announcement.voice == VoiceOptions())
     #expect(announcement.soundIcon == nil)
     #expect(!announcement.isSSML)
-    #expect(command.output.appName == "announce")
-    #expect(command.input.format == .lines)
+    #expect(command.connection.appName == "announce")
+    #expect(command.input == .texts(["Saved"]))
     #expect(!command.readsStandardInput)
   }
 
@@ -32,7 +32,7 @@ import Testing
 
   @Test(arguments: [["-", "-"], ["Saved", "-"], ["-", "Saved"]])
   func aDashAmongOtherTextsIsAUsageError(arguments: [String]) {
-    #expect(throws: (any Error).self) { try Announce.parse(arguments) }
+    #expect(throws: (any Error).self) { try parse(arguments) }
   }
 
   @Test func aUsageErrorIsOneLineNamingTheHelp() {
@@ -66,7 +66,7 @@ import Testing
       "--address", "unix_socket:/tmp/s.sock", "-N", "builder", "--json", "-v",
       "<speak>Hi</speak>",
     ])
-    let announcement = command.announcement(text: "x")
+    let announcement = command.defaults
     #expect(announcement.retryTimeout == .milliseconds(2500))
     #expect(announcement.delay == .seconds(1))
     #expect(announcement.priority == .message)
@@ -77,9 +77,9 @@ import Testing
         == VoiceOptions(
           rate: -50, pitch: 10, pitchRange: 20, volume: -30, language: "de", voiceName: "Anna",
           voiceType: .childFemale, outputModule: "espeak-ng", punctuation: .all, spell: true))
-    #expect(command.output.address == "unix_socket:/tmp/s.sock")
-    #expect(command.output.appName == "builder")
-    #expect(command.output.json && command.output.verbose)
+    #expect(command.connection.address == "unix_socket:/tmp/s.sock")
+    #expect(command.connection.appName == "builder")
+    #expect(command.outcomes.json && command.outcomes.verbose)
     #expect(command.texts == ["<speak>Hi</speak>"])
   }
 
@@ -90,10 +90,10 @@ import Testing
       "--output-module", "espeak-ng", "--punctuation", "none", "--spell", "--sound-icon", "message",
       "--ssml", "--app-name", "x", "--input", "json", "--quiet", "--list-modules", "--list-voices",
     ])
-    #expect(command.announcement(text: "").retryTimeout == .zero)
-    #expect(command.announcement(text: "").priority == .notification)
-    #expect(command.output.quiet && command.listing.modules && command.listing.voices)
-    #expect(command.input.format == .json)
+    #expect(command.defaults.retryTimeout == .zero)
+    #expect(command.defaults.priority == .notification)
+    #expect(command.outcomes.quiet && command.work == .list(modules: true, voices: true))
+    #expect(command.input == .standardInput(.json))
   }
 
   @Test(arguments: [
@@ -135,9 +135,9 @@ import Testing
   @Test func defaultsComeFromTheGivenEnvironmentNotTheCallers() throws {
     let fromVariables = try parse(
       ["Saved"], environment: ["ANNOUNCE_TIMEOUT": "7", "ANNOUNCE_PRIORITY": "message"])
-    #expect(fromVariables.announcement(text: "").retryTimeout == .seconds(7))
-    #expect(fromVariables.announcement(text: "").priority == .message)
-    #expect(try parse(["Saved"]).announcement(text: "").retryTimeout == Announcement.defaultRetryTimeout)
+    #expect(fromVariables.defaults.retryTimeout == .seconds(7))
+    #expect(fromVariables.defaults.priority == .message)
+    #expect(try parse(["Saved"]).defaults.retryTimeout == Announcement.defaultRetryTimeout)
     #expect(throws: (any Error).self) { try parse(["Saved"], environment: ["ANNOUNCE_RATE": "fast"]) }
   }
 
@@ -150,19 +150,17 @@ import Testing
 /// command line, in the environment and in JSON input alike.
 @Suite struct ChoiceCaseTests {
   @Test func aChoiceOnTheCommandLineIsTakenInAnyCase() throws {
-    let command = try Announce.$environment.withValue([:]) {
-      try Announce.parse(["--priority", "IMPORTANT", "--voice-type", "Child_Female", "-m", "ALL", "x"])
-    }
-    let announcement = command.announcement(text: "x")
+    let command = try Announce.parse([
+      "--priority", "IMPORTANT", "--voice-type", "Child_Female", "-m", "ALL", "x",
+    ]).request(environment: [:])
+    let announcement = command.defaults
     #expect(announcement.priority == .important)
     #expect(announcement.voice.voiceType == .childFemale)
     #expect(announcement.voice.punctuation == .all)
   }
 
   @Test func aPriorityInTheEnvironmentIsTakenInAnyCase() throws {
-    let command = try Announce.$environment.withValue(["ANNOUNCE_PRIORITY": "Message"]) {
-      try Announce.parse(["x"])
-    }
-    #expect(command.announcement(text: "x").priority == .message)
+    let command = try Announce.parse(["x"]).request(environment: ["ANNOUNCE_PRIORITY": "Message"])
+    #expect(command.defaults.priority == .message)
   }
 }

@@ -6,8 +6,8 @@ import Testing
 /// How the command asks for resuming or restarting, and how it reports where a retry resumed.
 @Suite struct ResumeOptionTests {
   @Test func retriesResumeByDefaultAndRestartAsksForTheWholeText() throws {
-    #expect(try Announce.parse(["Saved"]).announcement(text: "Saved").resume)
-    #expect(try !Announce.parse(["--restart", "Saved"]).announcement(text: "Saved").resume)
+    #expect(try Announce.parse(["Saved"]).request(environment: [:]).defaults.resume)
+    #expect(try !Announce.parse(["--restart", "Saved"]).request(environment: [:]).defaults.resume)
   }
 
   @Test func aJSONLineCanTurnResumingOffOrOn() throws {

@@ -68,7 +68,7 @@ import Testing
     }
     for variable in variables {
       do {
-        _ = try Announce.$environment.withValue([variable: "not valid"]) { try Announce.parse(["x"]) }
+        _ = try Announce.parse(["x"]).request(environment: [variable: "not valid"])
         Issue.record("\(variable)=not valid was accepted")
       } catch {
         let message = Announce.message(for: error)
@@ -88,11 +88,11 @@ import Testing
 
   @Test func anOptionAnEnvironmentVariableAndAJSONFieldSayTheSameRange() throws {
     var messages: [String] = []
-    do { _ = try Announce.parse(["--pitch", "101", "x"]) } catch {
+    do { _ = try Announce.parse(["--pitch", "101", "x"]).request(environment: [:]) } catch {
       messages.append(Announce.message(for: error))
     }
     do {
-      _ = try Announce.$environment.withValue(["ANNOUNCE_RATE": "101"]) { try Announce.parse(["x"]) }
+      _ = try Announce.parse(["x"]).request(environment: ["ANNOUNCE_RATE": "101"])
     } catch {
       messages.append(Announce.message(for: error))
     }

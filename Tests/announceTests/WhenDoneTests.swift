@@ -7,8 +7,8 @@ import Testing
 
 /// `--when-done`: its parsing and validation, and the process it holds, in process.
 @Suite struct WhenDoneTests {
-  func parse(_ arguments: [String]) throws -> Announce {
-    try Announce.$environment.withValue([:]) { try Announce.parse(arguments) }
+  func parse(_ arguments: [String]) throws -> AnnounceRequest {
+    try Announce.parse(arguments).request(environment: [:])
   }
 
   /// The one-line message of the usage error that `arguments` give.
@@ -24,10 +24,10 @@ import Testing
 
   @Test func withoutTextItSpeaksItsOwnSentenceAndNeverReadsStandardInput() throws {
     let command = try parse(["--when-done", "1234"])
-    #expect(command.announcerOptions.whenDone == 1234)
+    #expect(command.whenDone == AnnounceRequest.WhenDone(pid: 1234))
     #expect(!command.readsStandardInput)
     #expect(try parse(["--when-done", "1234", "Saved"]).texts == ["Saved"])
-    #expect(try parse(["--when-done", "1234", "--ssml", "<speak>Saved</speak>"]).announcerOptions.ssml)
+    #expect(try parse(["--when-done", "1234", "--ssml", "<speak>Saved</speak>"]).defaults.isSSML)
   }
 
   @Test(arguments: ["0", "-5", "4194305"])
@@ -54,9 +54,7 @@ import Testing
     #expect {
       _ = try WatchedProcess.open(pid)
     } throws: { error in
-      guard let failure = error as? RunFailure else { return false }
-      return failure.status == 64
-        && failure.sentence == "There is no process \(pid); find the right ID with pgrep or ps."
+      error as? RunFailure == .usage("There is no process \(pid); find the right ID with pgrep or ps.")
     }
   }
 

@@ -2,10 +2,10 @@ import Synchronization
 
 /// The loop's inbox: anyone sends, the loop takes everything that has arrived at once.
 ///
-/// It replaces an `AsyncStream<Input>`: the standard library's stream is not
+/// It is not an `AsyncStream<Input>`: the standard library's stream is not
 /// specialized for the element type, and under callgrind every yield and every
-/// next cost about 5,000 instructions, most of them runtime generic-metadata
-/// lookups; with about eight inputs per announcement that was a third of the
+/// next costs about 5,000 instructions, most of them runtime generic-metadata
+/// lookups; with about eight inputs per announcement that is a third of the
 /// announcer's work.
 final class Inbox<Element: Sendable>: Sendable {
   private struct State {

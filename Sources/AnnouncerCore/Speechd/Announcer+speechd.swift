@@ -3,19 +3,19 @@ import FoundationEssentials
 extension Announcer {
   /// Connects to speech-dispatcher and returns an announcer that speaks through it.
   ///
-  /// This is ``SpeechdSpeaker/connect(address:appName:defaultTimeout:maxWaiting:takesTurns:environment:whenTurnsUnavailable:)``
+  /// This is ``SpeechdSpeaker/connect(address:appName:defaultTimeout:maxWaiting:environment:whenTurnsUnavailable:)``
   /// without the daemon's lists of modules and voices; see there for the parameters.
   ///
   /// - Throws: ``SpeechdConnectError`` with a sentence for people when no connection can be made.
   public static func speechd(
     address: String? = nil, appName: String = "announce",
     defaultTimeout: Duration = Announcement.defaultRetryTimeout, maxWaiting: Int? = nil,
-    takesTurns: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     whenTurnsUnavailable: (TurnsUnavailable) -> Void = { _ in }
   ) async throws(SpeechdConnectError) -> Announcer {
     try await SpeechdSpeaker.connect(
       address: address, appName: appName, defaultTimeout: defaultTimeout, maxWaiting: maxWaiting,
-      takesTurns: takesTurns, environment: environment, whenTurnsUnavailable: whenTurnsUnavailable
+      environment: environment, whenTurnsUnavailable: whenTurnsUnavailable
     ).announcer
   }
 }
@@ -44,7 +44,6 @@ public struct SpeechdSpeaker: Sendable {
   ///   - appName: the client name speech-dispatcher shows.
   ///   - defaultTimeout: the retry window for announcements that give none.
   ///   - maxWaiting: turns on flood control; see ``Announcer/init(backend:clock:defaultTimeout:timing:maxWaiting:turns:)``.
-  ///   - takesTurns: whether to take turns with the user's other announcers.
   ///   - environment: where `SPEECHD_ADDRESS`, `SSH_CONNECTION` and `XDG_RUNTIME_DIR` are read.
   ///   - whenTurnsUnavailable: called once when turns cannot be taken (the directory of
   ///     the turns is not a private one of ours); the announcer then speaks without them.
@@ -52,7 +51,7 @@ public struct SpeechdSpeaker: Sendable {
   public static func connect(
     address: String? = nil, appName: String = "announce",
     defaultTimeout: Duration = Announcement.defaultRetryTimeout, maxWaiting: Int? = nil,
-    takesTurns: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     whenTurnsUnavailable: (TurnsUnavailable) -> Void = { _ in }
   ) async throws(SpeechdConnectError) -> SpeechdSpeaker {
     // Turns are ordered by when each process started, so the moment is taken before connecting.
@@ -60,13 +59,11 @@ public struct SpeechdSpeaker: Sendable {
     let backend = try await ReconnectingSpeechdBackend.connect(
       address: address, environment: environment, appName: appName)
     var turns: any SpeakingTurns = AlwaysYourTurn()
-    if takesTurns {
-      switch SharedSpeakingTurns.forUser(
-        address: backend.address.description, environment: environment, since: startedAt)
-      {
-      case .success(let shared): turns = shared
-      case .failure(let unavailable): whenTurnsUnavailable(unavailable)
-      }
+    switch SharedSpeakingTurns.forUser(
+      address: backend.address.description, environment: environment, since: startedAt)
+    {
+    case .success(let shared): turns = shared
+    case .failure(let unavailable): whenTurnsUnavailable(unavailable)
     }
     let announcer = Announcer(
       backend: backend, clock: ContinuousClock(), defaultTimeout: defaultTimeout,

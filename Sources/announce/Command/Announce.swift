@@ -3,9 +3,9 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 
-/// The `announce` command: its options and their validation. A parsed command is the
-/// request that ``AnnounceRun`` carries out; the speech itself happens in AnnouncerCore.
-/// ``Main`` starts it.
+/// The `announce` command: its options, and the ``AnnounceRequest`` they make, which
+/// ``AnnounceRun`` carries out; the speech itself happens in AnnouncerCore. ``Main``
+/// starts it.
 struct Announce: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce",
@@ -43,15 +43,23 @@ struct Announce: AsyncParsableCommand {
   /// Whether the announcements come from standard input: never with `--when-done`.
   var readsStandardInput: Bool { announcerOptions.whenDone == nil && (texts.isEmpty || texts == ["-"]) }
 
-  /// The environment that defaults such as `ANNOUNCE_RATE` are read from; tests give
-  /// their own, so that parsing never depends on the caller's.
-  @TaskLocal static var environment = ProcessInfo.processInfo.environment
+  /// Reads the environment, checks everything, and hands the request to ``AnnounceRun``;
+  /// exits with the status of its result, whichever way the run ended.
+  func run() async throws {
+    let request = try request(environment: ProcessInfo.processInfo.environment)
+    let status = ExitStatus.of(await AnnounceRun(request).result())
+    if status != ExitStatus.success { throw ExitCode(status) }
+  }
 
-  mutating func validate() throws {
-    let environment = Self.environment
+  /// The request the command line makes, with the defaults that `environment` gives
+  /// (such as `ANNOUNCE_RATE`); throws a usage error for the first option or variable
+  /// that is not valid.
+  func request(environment: [String: String]) throws -> AnnounceRequest {
+    var announcerOptions = self.announcerOptions
     try announcerOptions.resolve(environment: environment)
+    var voice = self.voice
     try voice.resolve(environment: environment)
-    try output.validate()
+    try output.validate(environment: environment)
     try validateWaiting()
     if detach.requested && listing.anything {
       throw ValidationError(
@@ -59,7 +67,7 @@ struct Announce: AsyncParsableCommand {
     }
     if detach.requested && (output.json || output.verbose) {
       throw ValidationError(
-        "--detach returns before anything is spoken, so \(output.json ? "--json" : "--verbose") would print nothing; leave it out and read the outcomes in \(OutcomeLog.defaultPath(environment: Self.environment))."
+        "--detach returns before anything is spoken, so \(output.json ? "--json" : "--verbose") would print nothing; leave it out and read the outcomes in \(OutcomeLog.defaultPath(environment: environment))."
       )
     }
     if texts.count > 1 && texts.contains("-") {
@@ -74,111 +82,29 @@ struct Announce: AsyncParsableCommand {
       throw ValidationError(
         "--detach cannot read announcements from the terminal; give them as TEXT, or pipe them in.")
     }
-  }
-
-  /// Hands the run to ``AnnounceRun`` and exits with the status of its result, which
-  /// ``ExitStatus/of(_:)`` decides, whichever way the run ended.
-  func run() async throws {
-    let status = ExitStatus.of(await AnnounceRun(self).result())
-    if status != ExitStatus.success { throw ExitCode(status) }
+    var defaults = Announcement("")
+    announcerOptions.apply(to: &defaults)
+    voice.apply(to: &defaults)
+    let records = try !output.noHistory && HistorySwitch.isOn(environment: environment)
+    let work: AnnounceRequest.Work =
+      listing.anything
+      ? .list(modules: listing.modules, voices: listing.voices) : detach.requested ? .detach : .speak
+    return AnnounceRequest(
+      work: work, input: readsStandardInput ? .standardInput(input.format) : .texts(texts),
+      defaults: defaults, maxQueue: announcerOptions.resolvedMaxQueue,
+      whenDone: announcerOptions.whenDone.map {
+        AnnounceRequest.WhenDone(pid: pid_t($0), isPassedIn: detach.isBackgroundHalf)
+      },
+      connection: AnnounceRequest.Connection(
+        address: output.address, appName: output.appName, environment: environment),
+      outcomes: AnnounceRequest.Outcomes(
+        json: output.json, verbose: output.verbose, quiet: output.quiet,
+        history: records ? OutcomeLog.forUser(environment: environment) : nil,
+        unattended: detach.isBackgroundHalf))
   }
 
   /// How a person lists a module's voices with this command, for the end of a sentence.
   static let howToListVoices: @Sendable (String) -> String = { module in
     "announce --list-voices -o \(module)"
-  }
-
-  /// Where events go: the JSON stream and the verbose lines, as asked, and the history
-  /// unless it is turned off (`recorder` is `nil`).
-  func sinks(terminal: Terminal, recorder: HistoryRecorder?) -> [any EventSink] {
-    var sinks: [any EventSink] = []
-    if output.json { sinks.append(JSONEventStream(terminal: terminal)) }
-    if output.verbose { sinks.append(VerboseLines(terminal: terminal)) }
-    if let recorder { sinks.append(recorder) }
-    return sinks
-  }
-
-  /// Runs `connect`; on failure, the sentence that says why and the matching status.
-  func connecting<Backend>(
-    _ connect: () async throws(SpeechdConnectError) -> Backend
-  ) async throws(RunFailure) -> Backend {
-    do {
-      return try await connect()
-    } catch {
-      throw RunFailure(
-        error.sentence(forwardingWith: Self.howToForward), status: ExitStatus.forConnectError(error))
-    }
-  }
-
-  /// How a person sets up the forwarding of speech from a server, for the end of a sentence.
-  static let howToForward = "the lines of announce init ssh"
-
-  /// `--list-modules` and `--list-voices`: the names go to standard output, one a line. A
-  /// list cut short is an error, never a shorter list, and an empty one is no success either.
-  func listDiscovery() async throws(RunFailure) {
-    let client = try await connecting { () throws(SpeechdConnectError) in
-      try await SpeechdClient.connect(
-        address: output.address, environment: Self.environment, appName: output.appName)
-    }
-    let listed: Result<Void, RunFailure>
-    do {
-      try await list(from: SpeechdLists(address: client.address))
-      listed = .success(())
-    } catch {
-      listed = .failure(error)
-    }
-    await client.close()
-    try listed.get()
-  }
-
-  private func list(from lists: SpeechdLists) async throws(RunFailure) {
-    if listing.modules {
-      let modules = try await connecting { () throws(SpeechdConnectError) in
-        try await lists.outputModules()
-      }
-      guard !modules.isEmpty else {
-        throw RunFailure(
-          "speech-dispatcher at \(lists.address) lists no output modules, so it cannot speak; "
-            + "install one, such as the package speech-dispatcher-espeak-ng, and start it again.",
-          status: ExitStatus.serviceUnavailable)
-      }
-      for module in modules { print(module) }
-    }
-    if listing.voices {
-      // The same check as before speaking: an unknown module or language is a usage error.
-      let catalog = VoiceCatalog(lists, howToList: Self.howToListVoices)
-      let asked = VoiceOptions(language: voice.language, outputModule: voice.outputModule)
-      let problem = try await connecting { () throws(SpeechdConnectError) in
-        try await catalog.problem(with: asked)
-      }
-      if let problem { throw RunFailure(problem, status: ExitStatus.usage) }
-      let voices = try await connecting { () throws(SpeechdConnectError) in
-        try await catalog.voices(of: voice.outputModule, speaking: voice.language)
-      }
-      guard !voices.isEmpty else {
-        let module = voice.outputModule.map { "output module \"\($0)\"" } ?? "default output module"
-        throw RunFailure(
-          "speech-dispatcher's \(module) lists no voices, so none can be chosen by name; "
-            + "it speaks with the voice its own configuration sets.",
-          status: ExitStatus.serviceUnavailable)
-      }
-      for voice in voices { print("\(voice.name)\t\(voice.language)\t\(voice.variant)") }
-    }
-  }
-
-  /// The announcement every input becomes, before per-line JSON options.
-  func announcement(text: String) -> Announcement {
-    var result = Announcement(text)
-    announcerOptions.apply(to: &result)
-    voice.apply(to: &result)
-    return result
-  }
-}
-
-extension String {
-  /// The string with its first letter in upper case, for the start of a sentence.
-  var capitalizedFirst: String {
-    guard let first else { return self }
-    return first.uppercased() + dropFirst()
   }
 }

@@ -2,52 +2,34 @@ import AnnouncerCore
 import FoundationEssentials
 import Glibc
 
-/// What one run of `announce` came to. ``ExitStatus/of(_:)`` turns it into the exit status.
-enum RunResult: Sendable {
-  /// The output modules or voices were listed.
-  case listed
-  /// `--detach` started the delivery in the background.
-  case detached
-  /// The input ended and every announcement has its outcome.
-  case finished(RunSummary)
-  /// A signal ended the run, after our speech was cancelled and every outcome reported.
-  case interrupted(HandledSignal)
-  /// The run could not start or go on; its sentence was said.
-  case failed(RunFailure)
-}
-
-/// Why a run ended before its announcements were spoken: one sentence naming the cause
-/// and the fix, and the exit status.
-struct RunFailure: Error, Sendable {
-  var sentence: String
-  var status: Int32
-
-  init(_ sentence: String, status: Int32) {
-    self.sentence = sentence
-    self.status = status
-  }
-}
-
-/// One run of the `announce` command: it takes the parsed options as its request, does
-/// what they ask, and returns one ``RunResult``, whichever way the run ends: the input
-/// running out, a failure, or a ``HandledSignal``.
+/// One run of `announce`: it carries out an ``AnnounceRequest`` and returns one
+/// ``RunResult``, whichever way the run ends: the input running out, a failure, or a
+/// ``HandledSignal``.
 struct AnnounceRun {
-  /// The parsed and validated command line.
-  let request: Announce
-  /// The log of a detached run's outcomes; `nil` in the foreground.
-  let log: OutcomeLog?
+  /// What to do.
+  let request: AnnounceRequest
   /// Where the sentences go.
   let terminal: Terminal
   /// Where every outcome is recorded, for `announce history` and `replay`; `nil` when turned off.
   let recorder: HistoryRecorder?
+  /// How the announcer reaches the speech service.
+  let service: any SpeechService
+  /// Where the signals that end the run come from.
+  let signals: any SignalSource
 
-  init(_ request: Announce) {
+  init(
+    _ request: AnnounceRequest, service: any SpeechService = SpeechdService(),
+    signals: any SignalSource = ProcessSignals()
+  ) {
     self.request = request
-    log =
-      request.detach.isChild && HistorySwitch.records(request)
-      ? OutcomeLog.forUser(environment: Announce.environment) : nil
-    terminal = Terminal(quiet: request.output.quiet, log: log)
-    recorder = HistoryRecorder.forRun(request, terminal: terminal)
+    self.service = service
+    self.signals = signals
+    let outcomes = request.outcomes
+    let terminal = Terminal(quiet: outcomes.quiet, log: outcomes.unattended ? outcomes.history : nil)
+    self.terminal = terminal
+    recorder = outcomes.history.map {
+      HistoryRecorder(log: $0, replays: outcomes.replays, terminal: outcomes.unattended ? nil : terminal)
+    }
   }
 
   /// Runs to the end. A failure that ends the run is said here, and only here, in one sentence.
@@ -55,54 +37,55 @@ struct AnnounceRun {
     do {
       return try await outcome()
     } catch {
-      terminal.failure(error.sentence, status: error.status)
+      terminal.failure(error)
       return .failed(error)
     }
   }
 
   private func outcome() async throws(RunFailure) -> RunResult {
-    if request.listing.anything {
-      try await request.listDiscovery()
+    if case .list(let modules, let voices) = request.work {
+      try await list(modules: modules, voices: voices)
       return .listed
     }
     try checkSSMLTexts()
     let watched = try watchedProcess()
-    if request.detach.requested { return try await detach(passing: watched) }
+    if request.work == .detach { return try await detach(passing: watched) }
     if let watched {
       switch try await waitUntilEnded(watched) {
-      case .ended(let speaking): return try await AnnounceRun(speaking).outcome()
+      case .ended(let speaking):
+        return try await AnnounceRun(speaking, service: service, signals: signals).outcome()
       case .interrupted(let signal): return .interrupted(signal)
       }
     }
     let terminal = self.terminal
-    let options = request.announcerOptions
-    let speechd = try await request.connecting { () throws(SpeechdConnectError) in
-      try await SpeechdSpeaker.connect(
-        address: request.output.address, appName: request.output.appName,
-        defaultTimeout: .seconds(options.resolvedTimeout), maxWaiting: options.resolvedMaxQueue,
-        environment: Announce.environment,
+    let speaker: (announcer: Announcer, voices: (any VoiceListing)?)
+    do {
+      speaker = try await service.speaker(
+        for: request,
         // Without a word, announcers would talk over each other with no hint why.
         whenTurnsUnavailable: { terminal.error($0.message) })
+    } catch {
+      throw RunFailure(connecting: error)
     }
-    let announcer = speechd.announcer
-    if request.output.verbose, let service = announcer.speechService {
+    let announcer = speaker.announcer
+    if request.outcomes.verbose, let service = announcer.speechService {
       terminal.error("Connected to speech-dispatcher at \(service).")
     }
     // Names speech-dispatcher does not know would be spoken with some other voice.
     // A check cut short (the daemon stopped answering, or went away) is no pass.
-    let catalog = VoiceCatalog(speechd.lists, howToList: Announce.howToListVoices)
-    let problem: String?
-    do {
-      problem = try await request.connecting { () throws(SpeechdConnectError) in
-        try await catalog.problem(with: request.voice.options)
+    let catalog = speaker.voices.map { VoiceCatalog($0, howToList: Announce.howToListVoices) }
+    if let catalog {
+      let problem: String?
+      do {
+        problem = try await catalog.problem(with: request.defaults.voice)
+      } catch {
+        await announcer.close()
+        throw RunFailure(connecting: error)
       }
-    } catch {
-      await announcer.close()
-      throw error
-    }
-    if let problem {
-      await announcer.close()
-      throw RunFailure(problem, status: ExitStatus.usage)
+      if let problem {
+        await announcer.close()
+        throw .usage(problem)
+      }
     }
     let result = await speak(with: announcer, catalog: catalog)
     if case .finished(let summary) = result { sumUp(summary, service: announcer.speechService) }
@@ -111,12 +94,10 @@ struct AnnounceRun {
 
   /// SSML TEXTs are checked before anything connects, so that `--detach` reports them too.
   private func checkSSMLTexts() throws(RunFailure) {
-    guard request.announcerOptions.ssml && !request.readsStandardInput else { return }
+    guard request.defaults.isSSML else { return }
     for text in request.texts {
       if let problem = SSMLValidator.problem(in: text) {
-        throw RunFailure(
-          "Bad input: \(problem.capitalizedFirst); fix the SSML or leave out --ssml.",
-          status: ExitStatus.badInput)
+        throw .badInput("Bad input: \(problem.capitalizedFirst); fix the SSML or leave out --ssml.")
       }
     }
   }
@@ -133,18 +114,18 @@ struct AnnounceRun {
       terminal.error("Reading announcements from the terminal, one per line; press Control-D to finish.")
     }
     let session = AnnounceSession(
-      announcer: announcer, defaults: request.announcement(text: ""), catalog: catalog,
-      sinks: request.sinks(terminal: terminal, recorder: recorder),
-      terminal: terminal)
+      announcer: announcer, defaults: request.defaults, catalog: catalog,
+      sinks: sinks(), terminal: terminal)
     let (endings, ending) = AsyncStream.makeStream(of: RunResult.self, bufferingPolicy: .bufferingOldest(1))
-    let signals = await SignalTrap.armed { signal in
+    let signals = await self.signals.armed { signal in
       await session.cancelAll()
       ending.yield(.interrupted(signal))
     }
     defer { signals.disarm() }
     let lines = inputLines()
-    let format = request.input.format
-    let ssml = request.announcerOptions.ssml
+    let format: InputOptions.Format =
+      if case .standardInput(let format) = request.input { format } else { .lines }
+    let ssml = request.defaults.isSSML
     Task {
       let summary = await session.run(lines, format: format, ssml: ssml)
       if signals.received == nil { ending.yield(.finished(summary)) }
@@ -154,6 +135,16 @@ struct AnnounceRun {
       preconditionFailure("the endings of a run never finish without one")
     }
     return result
+  }
+
+  /// Where events go: the JSON stream and the verbose lines, as asked, and the history
+  /// unless it is turned off.
+  func sinks() -> [any EventSink] {
+    var sinks: [any EventSink] = []
+    if request.outcomes.json { sinks.append(JSONEventStream(terminal: terminal)) }
+    if request.outcomes.verbose { sinks.append(VerboseLines(terminal: terminal)) }
+    if let recorder { sinks.append(recorder) }
+    return sinks
   }
 
   /// The announcements: the TEXT arguments, or the lines of standard input.
@@ -175,12 +166,20 @@ struct AnnounceRun {
       terminal.failure(
         "speech-dispatcher at \(service ?? "its address") went away and did not come back in time; "
           + "start it again, and read its log in ~/.cache/speech-dispatcher/log if it keeps stopping.",
-        status: ExitStatus.serviceUnavailable)
+        endingWith: .finished(summary))
     }
     if summary.dropped > 0 {
       terminal.error(
         "Skipped \(summary.dropped) announcement\(summary.dropped == 1 ? "" : "s") because more than "
-          + "\(request.announcerOptions.resolvedMaxQueue) were waiting; raise --max-queue to keep more.")
+          + "\(request.maxQueue) were waiting; raise --max-queue to keep more.")
     }
+  }
+}
+
+extension String {
+  /// The string with its first letter in upper case, for the start of a sentence.
+  var capitalizedFirst: String {
+    guard let first else { return self }
+    return first.uppercased() + dropFirst()
   }
 }

@@ -3,19 +3,6 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// What one run of the command amounted to.
-struct RunSummary {
-  /// Reasons of the announcements that were not delivered.
-  /// How many announcements were not delivered, by reason; a count, so a flood takes no memory.
-  var failureCounts: [GiveUpReason: Int] = [:]
-  /// How many input lines were rejected.
-  var rejectedLines = 0
-  /// Every reason some announcement was not delivered for.
-  var failures: Set<GiveUpReason> { Set(failureCounts.keys) }
-  /// How many announcements flood control dropped.
-  var dropped: Int { failureCounts[.dropped] ?? 0 }
-}
-
 /// Feeds input lines to an ``Announcer`` and reports its events as the user asked.
 ///
 /// This is the glue between the command's options and the library: it does no

@@ -123,6 +123,16 @@ enum Settings {
   /// names the same one each time.
   static let all: [any AnySetting] =
     AnnouncerOptions.properties.map(\.setting) + [resume] + VoiceArguments.properties.map(\.setting)
+
+  /// The announcement that the variables of `environment` make, as for a command line
+  /// without options; throws the command line's usage error for a variable that is not valid.
+  static func announcement(environment: [String: String]) throws -> Announcement {
+    var announcement = Announcement("")
+    for setting in all {
+      try setting.change(fromEnvironment: environment)?(&announcement)
+    }
+    return announcement
+  }
 }
 
 /// How hard and when each announcement is tried.
@@ -215,13 +225,14 @@ struct OutputOptions: ParsableArguments {
   )
   var noHistory = false
 
-  func validate() throws {
+  /// Checks the options; throws a usage error for the first that is not valid.
+  func validate(environment: [String: String]) throws {
     if let address, SpeechdAddress.parse(address) == nil {
       throw ValidationError(
         "--address \"\(address)\" is not a speech-dispatcher address; use unix_socket:PATH or inet_socket:HOST:PORT."
       )
     }
-    _ = try HistorySwitch.isOn(environment: Announce.environment)
+    _ = try HistorySwitch.isOn(environment: environment)
     if verbose && quiet {
       throw ValidationError("--verbose and --quiet contradict each other; choose one.")
     }
@@ -271,7 +282,7 @@ struct DetachOptions: ParsableArguments {
 
   /// Set in the background process that `--detach` starts; see ``Detach``.
   @Flag(name: .customLong("detached-child"), help: .private)
-  var isChild = false
+  var isBackgroundHalf = false
 }
 
 extension SpeechPriority: ExpressibleByArgument {

@@ -189,6 +189,10 @@ protocol AnySetting: Sendable {
   /// What the field's `value` does to an announcement; throws a ``LineError`` that
   /// names the field and its valid values when `value` is not one of them.
   func change(from value: JSONValue) throws(LineError) -> AnnouncementChange
+  /// What the setting's variable in `environment` does to an announcement; `nil` when
+  /// it is not set or the setting has no place in an announcement. Throws a usage error
+  /// naming the variable when its value is not valid.
+  func change(fromEnvironment environment: [String: String]) throws -> AnnouncementChange?
 }
 
 /// One field of a JSON line applied to an announcement.
@@ -201,6 +205,11 @@ extension Setting: AnySetting {
     }
     let apply = self.apply
     return { apply?(&$0, valid) }
+  }
+
+  func change(fromEnvironment environment: [String: String]) throws -> AnnouncementChange? {
+    guard let apply, let value = try resolved(nil, environment: environment) else { return nil }
+    return { apply(&$0, value) }
   }
 }
 

@@ -13,17 +13,13 @@ extension AnnounceRun {
     let client = try await reachSpeechd()
     // The child has no standard error, so a log it cannot write is said here, and the
     // delivery goes on without it.
-    if HistorySwitch.records(request),
-      let problem = OutcomeLog.forUser(environment: Announce.environment).problem()
-    {
-      terminal.error(problem)
-    }
+    if let problem = request.outcomes.history?.problem() { terminal.error(problem) }
     do {
       _ = try Detach.spawnChild(
         arguments: Array(CommandLine.arguments.dropFirst()),
         passesStandardInput: request.readsStandardInput, processDescriptor: watched?.descriptor)
     } catch {
-      throw RunFailure(error.description, status: ExitStatus.serviceUnavailable)
+      throw .serviceUnavailable(error.description)
     }
     // Kept until the process exits, so that nothing closes it politely before then.
     _ = Unmanaged.passRetained(client)

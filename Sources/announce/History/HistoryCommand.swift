@@ -110,16 +110,7 @@ enum HistoryWords {
 
   /// A reason of the log in a few words.
   static func reason(_ name: String) -> String {
-    switch GiveUpReason(rawValue: name) {
-    case .interruptedOutOfTime: "interrupted"
-    case .noRetry: "interrupted, no retry"
-    case .stalled: "audio stalled"
-    case .notAnswering: "speech-dispatcher not answering"
-    case .disconnected: "speech-dispatcher went away"
-    case .cancelled: "cancelled"
-    case .dropped: "skipped in a flood"
-    case nil: name.isEmpty ? "unknown reason" : name
-    }
+    GiveUpReason(rawValue: name)?.inAFewWords ?? (name.isEmpty ? "unknown reason" : name)
   }
 
   /// `text` on one line, and an SSML document as the words it speaks.

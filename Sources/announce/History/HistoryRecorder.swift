@@ -12,10 +12,6 @@ import Synchronization
 /// record left out is said once, in ``OutcomeLog/problem()``'s sentence, where someone
 /// can hear it, and the run goes on.
 final class HistoryRecorder: EventSink {
-  /// Set while `announce replay` speaks a recorded announcement: the key of that
-  /// announcement, which each outcome of the run then names in `replays`.
-  @TaskLocal static var replaying: String?
-
   private let log: OutcomeLog
   private let replays: String?
   /// Where the first failure to write is said; `nil` in the background, where the
@@ -27,6 +23,11 @@ final class HistoryRecorder: EventSink {
   private let waiting = Mutex<[AnnouncementID: Announcement]>([:])
   private let reported = Mutex(false)
 
+  /// - Parameters:
+  ///   - log: where the outcomes are written.
+  ///   - replays: the key of the recorded announcement the run speaks again, which each
+  ///     outcome then names in `replays`; `nil` for a run of its own.
+  ///   - terminal: where the first failure to write is said; `nil` when nobody hears it.
   init(log: OutcomeLog, replays: String? = nil, terminal: Terminal?) {
     self.log = log
     self.replays = replays
@@ -35,24 +36,8 @@ final class HistoryRecorder: EventSink {
     keyPrefix = "\(getpid())-\(Int64((now * 1000).rounded()))-"
   }
 
-  /// The recorder of `request`'s run, or `nil` when the user turned the history off.
-  static func forRun(_ request: Announce, terminal: Terminal) -> HistoryRecorder? {
-    let environment = Announce.environment
-    guard HistorySwitch.records(request) else { return nil }
-    return HistoryRecorder(
-      log: OutcomeLog.forUser(environment: environment), replays: replaying,
-      terminal: request.detach.isChild ? nil : terminal)
-  }
-
   func queued(_ announcement: Announcement, as id: AnnouncementID) {
-    waiting.withLock { $0[id] = Self.asSpoken(announcement) }
-  }
-
-  /// `announcement` with its text as the announcer speaks it, so that a replay speaks the same.
-  static func asSpoken(_ announcement: Announcement) -> Announcement {
-    var spoken = announcement
-    if !spoken.isSSML { spoken.text = SpeakableText.cleaned(spoken.text) }
-    return spoken
+    waiting.withLock { $0[id] = announcement.asSpoken }
   }
 
   func record(_ event: AnnouncerEvent) { record(event, at: Date(), pid: getpid()) }
@@ -114,12 +99,6 @@ final class HistoryRecorder: EventSink {
 enum HistorySwitch {
   /// The variable that turns the history on or off.
   static let variable = "ANNOUNCE_HISTORY"
-
-  /// Whether `request`'s run records its outcomes: neither `--no-history` nor
-  /// `ANNOUNCE_HISTORY=off` (checked when the command was validated).
-  static func records(_ request: Announce) -> Bool {
-    !request.output.noHistory && (try? isOn(environment: Announce.environment)) ?? true
-  }
 
   /// Whether `environment` leaves the history on; throws a usage error for a value
   /// that is neither `on` nor `off`.

@@ -38,39 +38,44 @@ struct ReplayCommand: AsyncParsableCommand {
     guard count > 0 else {
       throw ValidationError("-n must be a whole number above 0, such as 20, not \(count).")
     }
-    guard try HistorySwitch.isOn(environment: Announce.environment) else {
-      throw ValidationError(
-        "\(HistorySwitch.variable)=off keeps no history, so there is nothing to replay; unset it to replay.")
-    }
   }
 
   func run() async throws {
-    let status = await Announce.$environment.withValue(Self.replayEnvironment(Announce.environment)) {
-      await replay()
+    let environment = ProcessInfo.processInfo.environment
+    guard try HistorySwitch.isOn(environment: environment) else {
+      throw ValidationError(
+        "\(HistorySwitch.variable)=off keeps no history, so there is nothing to replay; unset it to replay.")
     }
+    let status = ExitStatus.of(await replay(environment: environment))
     if status != ExitStatus.success { throw ExitCode(status) }
   }
 
-  private func replay() async -> Int32 {
-    let log = OutcomeLog.forUser(environment: Announce.environment)
+  /// Speaks the chosen announcements again, one run each, through `service`, and
+  /// returns their results.
+  func replay(
+    environment: [String: String], service: any SpeechService = SpeechdService()
+  ) async -> [RunResult] {
+    let log = OutcomeLog.forUser(environment: environment)
     let terminal = Terminal(quiet: quiet)
     guard let (history, chosen) = History.claim(in: log, last: last, limit: count) else {
-      terminal.error(
+      let failure = RunFailure.notDelivered(
         log.problem()
           ?? "The outcome log \(log.path) stayed busy for over a second, so nothing was replayed; try again.")
-      return ExitStatus.notDelivered
+      terminal.error(failure.sentence)
+      return [.failed(failure)]
     }
+    let sounding = Self.replayEnvironment(environment)
     guard !chosen.isEmpty else {
       let sentence = Self.nothing(in: history, last: last, now: Date().timeIntervalSince1970)
       terminal.standardOutput(sentence)
-      if aloud, var command = try? Announce.speaking(sentence, soundIcon: nil) {
+      if aloud,
+        var request = try? AnnounceRequest.hook(speaking: sentence, soundIcon: nil, environment: sounding)
+      {
         // Said, not recorded: a sentence about the history is no part of it.
-        command.output.noHistory = true
-        command.detach.isChild = false
-        command.output.quiet = quiet
-        return ExitStatus.of(await AnnounceRun(command).result())
+        request.outcomes = AnnounceRequest.Outcomes(quiet: quiet)
+        return [await AnnounceRun(request, service: service).result()]
       }
-      return ExitStatus.success
+      return []
     }
     let waiting = history.toReplay(last: last, isRunning: History.isRunning).count
     if !last, waiting > chosen.count {
@@ -78,34 +83,23 @@ struct ReplayCommand: AsyncParsableCommand {
         "Replaying the newest \(chosen.count) of \(waiting) missed announcements; "
           + "announce replay again speaks the older ones, and announce history --missed lists them.")
     }
-    var statuses: [Int32] = []
+    var results: [RunResult] = []
     for record in chosen {
       let result: RunResult
       do {
-        var command = try Announce.replaying(record)
-        command.output.quiet = quiet
-        result = await HistoryRecorder.$replaying.withValue(record.key) {
-          await AnnounceRun(command).result()
-        }
+        var request = try AnnounceRequest.replaying(record, environment: sounding)
+        request.outcomes.quiet = quiet
+        result = await AnnounceRun(request, service: service).result()
       } catch {
         terminal.error(OneLineErrors.sentence(Announce.message(for: error), commandName: "announce replay"))
-        statuses.append(Announce.exitCode(for: error).rawValue)
+        results.append(.failed(.usage(Announce.message(for: error))))
         continue
       }
+      results.append(result)
       // A signal ends the replay: what is left stays missed for the next one.
-      if case .interrupted = result { return ExitStatus.of(result) }
-      statuses.append(ExitStatus.of(result))
+      if case .interrupted = result { break }
     }
-    return Self.combined(statuses)
-  }
-
-  /// The status of a replay whose announcements had `statuses`: speech-dispatcher's
-  /// trouble first, then usage errors, bad input, and not delivered.
-  static func combined(_ statuses: [Int32]) -> Int32 {
-    let order = [
-      ExitStatus.serviceUnavailable, ExitStatus.usage, ExitStatus.badInput, ExitStatus.notDelivered,
-    ]
-    return order.first(where: statuses.contains) ?? ExitStatus.success
+    return results
   }
 
   /// The one sentence when there is nothing to replay.
@@ -132,28 +126,19 @@ struct ReplayCommand: AsyncParsableCommand {
   }
 }
 
-extension Announce {
-  /// The command that speaks `record` again the same way: its text, priority, voice,
-  /// SSML or not and sound icon; the timeout of the hooks, 30 seconds, unless
-  /// `ANNOUNCE_TIMEOUT` gives one. Checked by the same ``validate()`` as a command line's.
-  static func replaying(_ record: HistoryRecord) throws -> Announce {
-    let announcement = record.announcement
-    var command = try Announce.speaking(announcement.text, soundIcon: announcement.soundIcon)
-    command.detach.isChild = false
-    command.announcerOptions.priority = announcement.priority
-    command.announcerOptions.ssml = announcement.isSSML
-    let voice = announcement.voice
-    command.voice.rate = voice.rate
-    command.voice.pitch = voice.pitch
-    command.voice.pitchRange = voice.pitchRange
-    command.voice.volume = voice.volume
-    command.voice.language = voice.language
-    command.voice.voice = voice.voiceName
-    command.voice.voiceType = voice.voiceType
-    command.voice.outputModule = voice.outputModule
-    command.voice.punctuation = voice.punctuation
-    command.voice.spell = voice.spell
-    try command.validate()
-    return command
+extension AnnounceRequest {
+  /// The request that speaks `record` again the same way: its text and every setting
+  /// the record holds (see ``HistoryRecord/announcement``); the timeout of the hooks,
+  /// 30 seconds, unless `ANNOUNCE_TIMEOUT` gives one. Its outcomes are recorded as
+  /// replays of the record.
+  static func replaying(_ record: HistoryRecord, environment: [String: String]) throws -> AnnounceRequest {
+    var request = try hook(speaking: record.text ?? "", soundIcon: nil, environment: environment)
+    var defaults = record.announcement
+    defaults.text = ""
+    defaults.retryTimeout = request.defaults.retryTimeout
+    request.defaults = defaults
+    request.outcomes.unattended = false
+    request.outcomes.replays = record.key
+    return request
   }
 }

@@ -52,8 +52,8 @@ enum EventJSON {
   }
 
   /// One JSON object, written field by field into a single string. (Building an
-  /// array of name and value pairs and joining it, as before, cost more than the
-  /// whole announcer per event.)
+  /// array of name and value pairs and joining it costs more than the whole
+  /// announcer per event.)
   private struct Object {
     private var text = "{"
     private var empty = true

@@ -6,7 +6,8 @@ import Glibc
 struct Terminal: Sendable {
   /// When true, nothing goes to standard error.
   var quiet: Bool
-  /// For the background half of `--detach`: failures of the whole run go to this log too.
+  /// For a run nobody hears (see ``AnnounceRequest/Outcomes/unattended``): failures of
+  /// the whole run go to this log too.
   var log: OutcomeLog? = nil
 
   /// Writes one line to standard error, unless quiet.
@@ -15,11 +16,16 @@ struct Terminal: Sendable {
     Self.write(line, to: 2)
   }
 
-  /// Writes one line to standard error, and to the log of a detached run, for a failure
-  /// that ends the run with `status`.
-  func failure(_ line: String, status: Int32) {
+  /// Says the sentence of `failure`, which ends the run.
+  func failure(_ failure: RunFailure) {
+    self.failure(failure.sentence, endingWith: .failed(failure))
+  }
+
+  /// Writes one line to standard error, and to the log of an unattended run, for a
+  /// failure that ends the run with `result`.
+  func failure(_ line: String, endingWith result: RunResult) {
     error(line)
-    log?.record(error: line, status: status)
+    log?.record(error: line, status: ExitStatus.of(result))
   }
 
   /// Writes one line to standard output. A closed pipe is ignored (SIGPIPE is ignored too).

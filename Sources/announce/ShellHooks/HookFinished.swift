@@ -45,6 +45,6 @@ struct HookFinished: AsyncParsableCommand {
     let settings = HookSettings(environment: environment)
     guard let sentence = HookMessage.sentence(for: finished, settings: settings) else { return }
     try await HookSpeech.speak(
-      sentence, soundIcon: settings.icon(forStatus: status), hook: "The shell hook")
+      sentence, soundIcon: settings.icon(forStatus: status), hook: "The shell hook", environment: environment)
   }
 }

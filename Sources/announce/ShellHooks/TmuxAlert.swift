@@ -63,7 +63,7 @@ struct TmuxAlert: AsyncParsableCommand {
     let sentence = TmuxAlertSentence.text(
       kind: kind, index: index, windowName: windowName,
       session: sessions > 1 ? session : nil)
-    try await HookSpeech.speak(sentence, hook: "The tmux hook")
+    try await HookSpeech.speak(sentence, hook: "The tmux hook", environment: environment)
   }
 
   /// `text` with nothing but letters, digits and `@`, so that a key is one field.

@@ -42,9 +42,9 @@ final class WatchedProcess: Sendable {
   /// for any process).
   static func open(_ pid: pid_t) throws(RunFailure) -> WatchedProcess {
     guard pid != getpid() else {
-      throw RunFailure(
-        "Process \(pid) is this announce itself, which cannot wait for its own end; give the ID of another process.",
-        status: ExitStatus.usage)
+      throw RunFailure.usage(
+        "Process \(pid) is this announce itself, which cannot wait for its own end; give the ID of another process."
+      )
     }
     let descriptor = pidfd_open(pid, 0)
     guard descriptor >= 0 else { throw openFailure(pid: pid, errno: errno) }
@@ -53,10 +53,9 @@ final class WatchedProcess: Sendable {
     // the process checked is the one held. A process that has already ended (ESRCH)
     // is no one's to refuse: its end is announced at once.
     if pidfd_send_signal(descriptor, 0, nil, 0) != 0, errno == EPERM {
-      throw RunFailure(
+      throw RunFailure.usage(
         "Process \(process.spokenName) belongs to another user, and announce waits only for your own processes; "
-          + "give the ID of one of yours.",
-        status: ExitStatus.usage)
+          + "give the ID of one of yours.")
     }
     return process
   }
@@ -78,22 +77,21 @@ final class WatchedProcess: Sendable {
   private static func openFailure(pid: pid_t, errno code: Int32) -> RunFailure {
     switch code {
     case ESRCH:
-      RunFailure(
-        "There is no process \(pid); find the right ID with pgrep or ps.", status: ExitStatus.usage)
+      RunFailure.usage(
+        "There is no process \(pid); find the right ID with pgrep or ps.")
     case EINVAL, ENOENT:
       // pidfd_open(2) takes the ID of a process, the leader of its threads, and refuses
       // the ID of any other thread: with EINVAL up to Linux 6.8, ENOENT since 6.9.
-      RunFailure(
-        "\(pid) is the ID of a thread, not of a process; give the ID of its process, which ps -o tgid= -p \(pid) prints.",
-        status: ExitStatus.usage)
+      RunFailure.usage(
+        "\(pid) is the ID of a thread, not of a process; give the ID of its process, which ps -o tgid= -p \(pid) prints."
+      )
     case ENOSYS:
-      RunFailure(
-        "This kernel has no pidfd_open, which announce needs to wait for a process; Linux 5.3 and later have it.",
-        status: ExitStatus.serviceUnavailable)
+      RunFailure.serviceUnavailable(
+        "This kernel has no pidfd_open, which announce needs to wait for a process; Linux 5.3 and later have it."
+      )
     default:
-      RunFailure(
-        "Could not watch process \(pid): \(String(cString: strerror(code))); try again.",
-        status: ExitStatus.serviceUnavailable)
+      RunFailure.serviceUnavailable(
+        "Could not watch process \(pid): \(String(cString: strerror(code))); try again.")
     }
   }
 

@@ -1,3 +1,4 @@
+import AnnouncerTesting
 import Testing
 
 @testable import AnnouncerCore

@@ -1,3 +1,4 @@
+import AnnouncerTesting
 import Foundation
 import Testing
 

@@ -4,21 +4,19 @@ import Testing
 @testable import announce
 
 /// The command that `announce hook-finished` runs to speak its sentence.
-@Suite struct HookCommandTests {
+@Suite struct HookRequestTests {
   func command(
     _ sentence: String, soundIcon: String? = nil, environment: [String: String] = [:]
-  ) throws -> Announce {
-    try Announce.$environment.withValue(environment) {
-      try Announce.speaking(sentence, soundIcon: soundIcon)
-    }
+  ) throws -> AnnounceRequest {
+    try AnnounceRequest.hook(speaking: sentence, soundIcon: soundIcon, environment: environment)
   }
 
   @Test func itSpeaksTheSentenceInTheBackgroundWithTheHooksTimeout() throws {
     let hook = try command("-v finished", soundIcon: "prompt")
     #expect(hook.texts == ["-v finished"])
-    #expect(hook.detach.isChild && !hook.detach.requested)
-    let announcement = hook.announcement(text: "-v finished")
-    #expect(announcement.retryTimeout == .seconds(HookSpeech.defaultTimeout))
+    #expect(hook.outcomes.unattended && hook.work == .speak)
+    let announcement = hook.defaults
+    #expect(announcement.retryTimeout == .seconds(AnnounceRequest.hookTimeout))
     #expect(announcement.soundIcon == "prompt")
   }
 
@@ -26,7 +24,7 @@ import Testing
     let hook = try command(
       "make finished",
       environment: ["ANNOUNCE_TIMEOUT": "5", "ANNOUNCE_RATE": "40", "ANNOUNCE_PRIORITY": "MESSAGE"])
-    let announcement = hook.announcement(text: "make finished")
+    let announcement = hook.defaults
     #expect(announcement.retryTimeout == .seconds(5))
     #expect(announcement.voice.rate == 40)
     #expect(announcement.priority == .message)

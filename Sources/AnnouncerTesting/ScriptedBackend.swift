@@ -1,4 +1,4 @@
-@testable import AnnouncerCore
+package import AnnouncerCore
 import DequeModule
 import Synchronization
 
@@ -11,17 +11,17 @@ import Synchronization
 /// ``SettingsPlan`` as ``SpeechdClient``, reading the defaults from whatever the connection
 /// holds at the moment the plan asks; so a setting that leaks from one message into the
 /// next, or defaults read too late, show in ``Said/spokenWith``.
-final class ScriptedBackend: SpeechBackend {
+package final class ScriptedBackend: SpeechBackend {
   /// One request the announcer sent, with the id it was given.
-  struct Said: Sendable {
-    var request: SpeechRequest
-    var id: MessageID
+  package struct Said: Sendable {
+    package var request: SpeechRequest
+    package var id: MessageID
     /// What the connection held when an announcement was sent; `nil` for a probe.
-    var spokenWith: ConnectionSettings?
+    package var spokenWith: ConnectionSettings?
   }
 
   /// What every new connection holds.
-  static let defaults = ConnectionSettings(
+  package static let defaults = ConnectionSettings(
     outputModule: "espeak-ng", language: "en", voiceType: .male1, rate: 0, pitch: 0, volume: 100,
     punctuation: VoiceOptions.Punctuation.none)
 
@@ -29,52 +29,52 @@ final class ScriptedBackend: SpeechBackend {
   private let connection = Mutex((daemon: ScriptedBackend.defaults, plan: SettingsPlan()))
 
   /// How many times the client read the connection's defaults from the daemon.
-  var defaultsReadCount: Int { readCount.withLock { $0 } }
+  package var defaultsReadCount: Int { readCount.withLock { $0 } }
   private let readCount = Mutex(0)
 
-  let events: AsyncStream<SpeechEvent>
+  package let events: AsyncStream<SpeechEvent>
   /// Every request, in order, as it is said.
-  let said: AsyncStream<Said>
+  package let said: AsyncStream<Said>
 
   private let saidSink: AsyncStream<Said>.Continuation
   private let state = Mutex((nextID: 100, failing: false, cancels: 0))
   private let feed = EventFeed()
   private let gate = ReplyGate()
 
-  init() {
+  package init() {
     (said, saidSink) = AsyncStream.makeStream(of: Said.self)
     let feed = self.feed
     events = AsyncStream(unfolding: { await feed.next() })
   }
 
   /// From now on, every `say` fails as if the connection were gone.
-  func failFromNowOn() { state.withLock { $0.failing = true } }
+  package func failFromNowOn() { state.withLock { $0.failing = true } }
 
   /// From now on, `say`, `cancelAll` and `close` are not answered until ``answerAgain()``,
   /// as with a speech-dispatcher stopped with SIGSTOP: libspeechd's calls block on the reply.
   /// A request is still recorded in ``said`` when it is sent.
-  func stopAnswering() { gate.hold() }
+  package func stopAnswering() { gate.hold() }
 
   /// Answers every call that waits, and every call from now on, as a continued daemon does.
-  func answerAgain() { gate.release() }
+  package func answerAgain() { gate.release() }
 
   /// How many times the announcer cancelled speech.
-  var cancelCount: Int { state.withLock { $0.cancels } }
+  package var cancelCount: Int { state.withLock { $0.cancels } }
 
   /// Emits `event` without waiting for anyone to take it.
-  func emit(_ event: SpeechEvent) { feed.push(event) }
+  package func emit(_ event: SpeechEvent) { feed.push(event) }
 
   /// Emits `event` and returns once the announcer's loop has handled it.
   ///
   /// The announcer's relay asks for the next event only after it has put this one
   /// in the loop's inbox; `waitUntilQueued` then goes through that inbox behind it.
-  func emit(_ event: SpeechEvent, handledBy announcer: Announcer) async {
+  package func emit(_ event: SpeechEvent, handledBy announcer: Announcer) async {
     let position = feed.push(event)
     await feed.waitUntilTaken(position)
     await announcer.waitUntilQueued()
   }
 
-  func say(_ request: SpeechRequest) async throws(SpeechBackendError) -> MessageID {
+  package func say(_ request: SpeechRequest) async throws(SpeechBackendError) -> MessageID {
     let (id, failing) = state.withLock { state in
       state.nextID += 1
       return (state.nextID, state.failing)
@@ -99,16 +99,16 @@ final class ScriptedBackend: SpeechBackend {
 
   /// The connection is lost and made again: it holds the defaults once more, and so does
   /// the new client's view of it. Emits nothing; the test emits the events it wants.
-  func reconnect() {
+  package func reconnect() {
     connection.withLock { $0 = (Self.defaults, SettingsPlan()) }
   }
 
-  func cancelAll() async {
+  package func cancelAll() async {
     await gate.pass()
     state.withLock { $0.cancels += 1 }
   }
 
-  func close() async {
+  package func close() async {
     await gate.pass()
     feed.finish()
     saidSink.finish()
@@ -224,7 +224,7 @@ private final class EventFeed: Sendable {
 
 extension ConnectionSettings {
   /// One `SET`, with the effect speech-dispatcher 0.11.4 gives it (its `set.c`).
-  mutating func apply(_ change: SettingChange) {
+  package mutating func apply(_ change: SettingChange) {
     switch change {
     case .outputModule(let name):
       outputModule = name

@@ -5,9 +5,9 @@ import Glibc
 
 /// How the wait of `--when-done` ended.
 enum WaitEnding {
-  /// The process ended: the command that speaks its announcements, as if it had been
-  /// given without `--when-done`.
-  case ended(Announce)
+  /// The process ended: the request that speaks its announcements, as if it had been
+  /// made without `--when-done`.
+  case ended(AnnounceRequest)
   /// A signal ended the run during the wait; nothing is spoken.
   case interrupted(HandledSignal)
 }
@@ -16,17 +16,20 @@ extension AnnounceRun {
   /// The process `--when-done` names, opened for waiting; `nil` without the option. A bad
   /// PID is a usage error here, before anything connects, so `--detach` still reports it.
   func watchedProcess() throws(RunFailure) -> WatchedProcess? {
-    guard let pid = request.announcerOptions.whenDone.map(pid_t.init) else { return nil }
-    if request.detach.isChild, let inherited = WatchedProcess.inherited(pid) { return inherited }
-    return try WatchedProcess.open(pid)
+    guard let whenDone = request.whenDone else { return nil }
+    if whenDone.isPassedIn, let inherited = WatchedProcess.inherited(whenDone.pid) { return inherited }
+    return try WatchedProcess.open(whenDone.pid)
   }
 
   /// Connects to speech-dispatcher, so that one it cannot reach is reported with its exit
   /// status now rather than after a wait or in the background.
   func reachSpeechd() async throws(RunFailure) -> SpeechdClient {
-    try await request.connecting { () throws(SpeechdConnectError) in
-      try await SpeechdClient.connect(
-        address: request.output.address, environment: Announce.environment, appName: request.output.appName)
+    let connection = request.connection
+    do {
+      return try await SpeechdClient.connect(
+        address: connection.address, environment: connection.environment, appName: connection.appName)
+    } catch {
+      throw RunFailure(connecting: error)
     }
   }
 
@@ -38,13 +41,11 @@ extension AnnounceRun {
   func waitUntilEnded(_ process: WatchedProcess) async throws(RunFailure) -> WaitEnding {
     try await reachSpeechd().close()
     let (wakes, wake) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingOldest(1))
-    let signals = await SignalTrap.armed { wake.yield(.signal($0)) }
-    if request.output.verbose { terminal.error("Waiting for process \(process.spokenName) to end.") }
+    let signals = await self.signals.armed { wake.yield(.signal($0)) }
+    if request.outcomes.verbose { terminal.error("Waiting for process \(process.spokenName) to end.") }
     guard process.onEnd({ wake.yield(.ended(at: $0)) }) else {
       signals.disarm()
-      throw RunFailure(
-        "Could not start a thread to wait for process \(process.pid); try again.",
-        status: ExitStatus.serviceUnavailable)
+      throw .serviceUnavailable("Could not start a thread to wait for process \(process.pid); try again.")
     }
     var first = wakes.makeAsyncIterator()
     guard let woken = await first.next() else { preconditionFailure("a wait never ends without a wake") }
@@ -53,14 +54,14 @@ extension AnnounceRun {
     case .signal(let signal):
       terminal.failure(
         "Stopped waiting for process \(process.spokenName) because of \(signal.name); nothing was spoken.",
-        status: signal.exitStatus)
+        endingWith: .interrupted(signal))
       return .interrupted(signal)
     case .ended(let time):
       // The signals stay with libdispatch's handler, which the announcement's own trap
       // goes on using (see SignalTrap).
       var speaking = request
-      speaking.announcerOptions.whenDone = nil
-      if speaking.texts.isEmpty { speaking.texts = [process.sentence(endedAt: time)] }
+      speaking.whenDone = nil
+      if speaking.texts.isEmpty { speaking.input = .texts([process.sentence(endedAt: time)]) }
       return .ended(speaking)
     }
   }
