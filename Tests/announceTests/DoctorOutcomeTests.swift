@@ -16,10 +16,10 @@ import Testing
   }
 
   @Test func theStatusesAreThoseTheManPageGives() {
-    #expect(DoctorOutcome.of([]).exitStatus == 0)
-    #expect(DoctorOutcome.of([.fine, .notInUse, .skipped]).exitStatus == 0)
-    #expect(DoctorOutcome.of([.fine, .somethingElseBroken, .notInUse]).exitStatus == 1)
-    #expect(DoctorOutcome.of([.somethingElseBroken, .speechUnavailable, .fine]).exitStatus == 69)
+    #expect(ExitStatus.of(DoctorOutcome.of([]).result) == 0)
+    #expect(ExitStatus.of(DoctorOutcome.of([.fine, .notInUse, .skipped]).result) == 0)
+    #expect(ExitStatus.of(DoctorOutcome.of([.fine, .somethingElseBroken, .notInUse]).result) == 1)
+    #expect(ExitStatus.of(DoctorOutcome.of([.somethingElseBroken, .speechUnavailable, .fine]).result) == 69)
   }
 
   @Test func aLineIsOneJSONObjectWithItsFacts() throws {

@@ -18,7 +18,7 @@ enum ExitStatus {
   /// The exit status of a run of `announce` that came to `result`.
   static func of(_ result: RunResult) -> Int32 {
     switch result {
-    case .listed, .detached: success
+    case .listed, .detached, .checked: success
     case .finished(let summary): of(summary)
     // As shells report a process the signal killed: 129, 130 and 143.
     case .interrupted(let signal): 128 + signal.number

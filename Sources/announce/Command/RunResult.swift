@@ -4,6 +4,8 @@ enum RunResult: Sendable, Equatable {
   case listed
   /// `--detach` started the delivery in the background.
   case detached
+  /// `announce doctor` found that speech can be heard and nothing else is broken.
+  case checked
   /// The input ended and every announcement has its outcome.
   case finished(RunSummary)
   /// A signal ended the run, after our speech was cancelled and every outcome reported.

@@ -26,7 +26,7 @@ struct AddressCheck {
       return Found(
         line: DoctorLine(
           check: "address", finding: .speechUnavailable,
-          sentence: error.sentence(forwardingWith: Announce.howToForward)))
+          sentence: error.sentence(forwardingWith: RunFailure.howToForward)))
     }
     let (address, why): (SpeechdAddress, String)
     var forwarded = false

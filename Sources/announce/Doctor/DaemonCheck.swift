@@ -50,7 +50,7 @@ struct DaemonCheck {
           DoctorLine(
             check: "daemon", finding: .speechUnavailable,
             sentence:
-              "Nothing answers at \(address), the socket forwarded over SSH; log in again with \(Announce.howToForward), and check that speech-dispatcher runs on your own machine."
+              "Nothing answers at \(address), the socket forwarded over SSH; log in again with \(RunFailure.howToForward), and check that speech-dispatcher runs on your own machine."
           ),
           .unavailable
         )
@@ -67,7 +67,7 @@ struct DaemonCheck {
         return (
           DoctorLine(
             check: "daemon", finding: .speechUnavailable,
-            sentence: error.sentence(forwardingWith: Announce.howToForward).capitalizedFirst),
+            sentence: error.sentence(forwardingWith: RunFailure.howToForward).capitalizedFirst),
           .unavailable
         )
       }

@@ -59,7 +59,7 @@ struct Doctor: AsyncParsableCommand {
         case .failure(let stop):
           terminal.error(
             "announce doctor stopped because of \(stop.signal.name); the test sentence was cancelled.")
-          throw ExitCode(stop.signal.exitStatus)
+          throw ExitCode(ExitStatus.of(.interrupted(stop.signal)))
         }
       }
     }
@@ -69,7 +69,7 @@ struct Doctor: AsyncParsableCommand {
       report(SSHForwardCheck(explicit: address, environment: environment).run())
     }
     report(OutcomeLogCheck(environment: environment).run())
-    let status = DoctorOutcome.of(findings).exitStatus
+    let status = ExitStatus.of(DoctorOutcome.of(findings).result)
     if status != ExitStatus.success { throw ExitCode(status) }
   }
 }

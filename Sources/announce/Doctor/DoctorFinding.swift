@@ -37,13 +37,15 @@ enum DoctorOutcome: Sendable, Equatable {
     return outcome
   }
 
-  /// The command's exit status: 0, 1 as for an announcement not delivered, or 69 as
-  /// for an unavailable speech service.
-  var exitStatus: Int32 {
+  /// What the checks came to, as a run's result, so that ``ExitStatus/of(_:)`` gives
+  /// doctor's status as it gives every other: 0, 1 as for an announcement not
+  /// delivered, or 69 as for an unavailable speech service. The lines above have said
+  /// what was found, so the failures carry no sentence of their own.
+  var result: RunResult {
     switch self {
-    case .fine: ExitStatus.success
-    case .somethingElseBroken: ExitStatus.notDelivered
-    case .speechUnavailable: ExitStatus.serviceUnavailable
+    case .fine: .checked
+    case .somethingElseBroken: .failed(.notDelivered(""))
+    case .speechUnavailable: .failed(.serviceUnavailable(""))
     }
   }
 }

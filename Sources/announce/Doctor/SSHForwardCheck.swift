@@ -35,19 +35,19 @@ struct SSHForwardCheck {
       return DoctorLine(
         check: "ssh-forward", finding: .notInUse,
         sentence:
-          "No speech is forwarded over SSH to \(path), so announcements play on this server; to hear them on your own machine, log in with \(Announce.howToForward).",
+          "No speech is forwarded over SSH to \(path), so announcements play on this server; to hear them on your own machine, log in with \(RunFailure.howToForward).",
         facts: facts)
     case .foreign:
       return DoctorLine(
         check: "ssh-forward", finding: .somethingElseBroken,
         sentence:
-          "\(path) is not a socket of yours, so announce does not use it and speech plays on this server; remove it, then log in again with \(Announce.howToForward).",
+          "\(path) is not a socket of yours, so announce does not use it and speech plays on this server; remove it, then log in again with \(RunFailure.howToForward).",
         facts: facts)
     case .ours where ForwardedSpeechdSocket.isRefused(path):
       return DoctorLine(
         check: "ssh-forward", finding: .speechUnavailable,
         sentence:
-          "The speech forwarded over SSH to \(path) is stale: the SSH session that made it has ended; log in again with \(Announce.howToForward), and announce removes the old socket when it next speaks.",
+          "The speech forwarded over SSH to \(path) is stale: the SSH session that made it has ended; log in again with \(RunFailure.howToForward), and announce removes the old socket when it next speaks.",
         facts: facts)
     case .ours:
       return DoctorLine(

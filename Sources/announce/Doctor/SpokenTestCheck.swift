@@ -32,7 +32,7 @@ struct SpokenTestCheck {
         DoctorLine(
           check: "speech", finding: .speechUnavailable,
           sentence: "The test sentence could not be sent: "
-            + error.sentence(forwardingWith: Announce.howToForward)))
+            + error.sentence(forwardingWith: RunFailure.howToForward)))
     }
     let announcer = speaker.announcer
     let signals = await SignalTrap.armed { _ in await announcer.cancelAll() }

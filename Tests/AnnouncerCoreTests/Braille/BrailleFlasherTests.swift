@@ -1,4 +1,5 @@
 import Synchronization
+import AnnouncerTesting
 import Testing
 
 @testable import AnnouncerCore
