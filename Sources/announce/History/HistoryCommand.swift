@@ -24,9 +24,11 @@ struct HistoryCommand: ParsableCommand {
   @Flag(help: "Only the announcements not heard, and not heard since on a replay.")
   var missed = false
 
+  // Unconditional, so that `--since -1m` is refused as negative rather than read as an option.
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
-      "Only those of the last DURATION, such as 90s, 30m, 1h or 2d.", valueName: "duration"))
+      "Only those of the last DURATION, such as 90s, 30m, 1h30m or 2d.", valueName: "duration"))
   var since: String?
 
   @Flag(help: "Print the log's JSON objects, one per line, newest first, instead of sentences.")
@@ -36,9 +38,15 @@ struct HistoryCommand: ParsableCommand {
     guard count > 0 else {
       throw ValidationError("-n must be a whole number above 0, such as 10, not \(count).")
     }
-    if let since, Self.seconds(in: since) == nil {
-      throw ValidationError(
-        "--since must be a duration such as 90s, 30m, 1h or 2d, not \"\(since)\".")
+    if let since, case .failure(let failure) = DurationText.parse(since) {
+      switch failure {
+      case .negative:
+        throw ValidationError(
+          "--since cannot be negative, as \"\(since)\" is; give how far back to look, such as 30m.")
+      case .malformed:
+        throw ValidationError(
+          "--since must be a duration such as 90s, 30m, 1h30m or 2d, not \"\(since)\".")
+      }
     }
   }
 
@@ -76,19 +84,8 @@ struct HistoryCommand: ParsableCommand {
     return missed ? "No announcement was missed\(span)." : "No announcement was recorded\(span)."
   }
 
-  /// The seconds in a duration such as `90s`, `30m`, `1h`, `2d` or `1.5h`; a bare
-  /// number is seconds. `nil` when it is not one.
-  static func seconds(in duration: String) -> Double? {
-    let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-    var number = Substring(duration.trimmingWhiteSpace)
-    var unit = 1.0
-    if let last = number.last, let factor = units[Character(last.lowercased())] {
-      unit = factor
-      number = number.dropLast()
-    }
-    guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
-    return value * unit
-  }
+  /// The seconds in a duration, as ``DurationText`` reads it; `nil` when it is not one.
+  static func seconds(in duration: String) -> Double? { DurationText.seconds(in: duration) }
 }
 
 /// The words of `announce history`: plain sentences that a screen reader reads well,
