@@ -115,7 +115,8 @@ enum HistoryWords {
     case .disconnected: "speech-dispatcher went away"
     case .cancelled: "cancelled"
     case .dropped: "skipped in a flood"
-    case nil: name.isEmpty ? "unknown reason" : name
+    // A reason this version does not know, perhaps forged: shown as any text is, on one line.
+    case nil: name.isEmpty ? "unknown reason" : shown(name, ssml: false)
     }
   }
 
