@@ -35,6 +35,9 @@ struct HistoryCommand: ParsableCommand {
   var json = false
 
   func validate() throws {
+    if let problem = OutcomeLog.placeProblem(environment: ProcessInfo.processInfo.environment) {
+      throw ValidationError(problem)
+    }
     guard count > 0 else {
       throw ValidationError("-n must be a whole number above 0, such as 10, not \(count).")
     }

@@ -124,6 +124,13 @@ enum HistorySwitch {
   /// Whether `environment` leaves the history on; throws a usage error for a value
   /// that is neither `on` nor `off`.
   static func isOn(environment: [String: String]) throws -> Bool {
+    let on = try isSwitchedOn(environment: environment)
+    if on, let problem = OutcomeLog.placeProblem(environment: environment) { throw ValidationError(problem) }
+    return on
+  }
+
+  /// Whether `environment`'s ``variable`` leaves the history on.
+  private static func isSwitchedOn(environment: [String: String]) throws -> Bool {
     guard let text = environment[variable], !text.isEmpty else { return true }
     switch text.lowercased() {
     case "on": return true

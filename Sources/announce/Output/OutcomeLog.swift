@@ -45,6 +45,15 @@ struct OutcomeLog: Sendable {
     return state + "/announce/log.jsonl"
   }
 
+  /// Why the log of `environment` has no place, as one sentence naming the fix; `nil`
+  /// when it has one. A relative `HOME` would put it wherever announce happens to run.
+  static func placeProblem(environment: [String: String]) -> String? {
+    guard !defaultPath(environment: environment).hasPrefix("/") else { return nil }
+    let home = environment["HOME"] ?? ""
+    return "HOME=\(home) is not an absolute path, so the outcome log has no place; "
+      + "set HOME to the absolute path of your home directory, or XDG_STATE_HOME to an absolute path."
+  }
+
   /// The path of the rotated, older log.
   var olderPath: String { path + ".1" }
 

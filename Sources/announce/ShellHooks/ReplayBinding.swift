@@ -5,14 +5,19 @@
 enum ReplayBinding {
   /// Whether `key` can be written into the binding as it is: one or more keys in the
   /// shells' common notation, and nothing a shell would expand or read as the end of a
-  /// quoted string. A key is a letter, digit or one of `-[]_,.;/=@`; `\e` (Escape);
+  /// quoted string. A key is a letter, digit or one of `-[]_,.;/=@`, or `~` but not first; `\e` (Escape);
   /// `^` and a letter or one of `[]_@?` (Control); or `\C-`, `\M-` or `\c` and a key
   /// (Control, Meta). Any other `\`, as in `\e\`, which quoted the closing `"` of
   /// bash's `bind` and broke every shell start-up, is refused.
   static func accepts(_ key: String) -> Bool {
     guard !key.isEmpty, key.count <= 32, key.unicodeScalars.allSatisfy(\.isASCII) else { return false }
+    // `~` ends a function key such as `\e[24~` (F12); at the start, fish would expand it.
     var rest = Substring(key)
     while !rest.isEmpty {
+      if rest.first == "~", rest.startIndex != key.startIndex {
+        rest = rest.dropFirst()
+        continue
+      }
       guard let after = keyEnd(rest) else { return false }
       rest = after
     }
