@@ -62,12 +62,16 @@ struct HistoryCommand: ParsableCommand {
     let history = History(lines: lines)
     let missedKeys = missed ? Set(history.missed.compactMap(\.key)) : []
     for line in lines.reversed() {
-      guard chosen.count < count, let record = HistoryRecord.parse(line), record.isOutcome else { continue }
+      guard chosen.count < count, let record = HistoryRecord.parseKeeping(line)?.record, record.isOutcome
+      else { continue }
       if missed, !missedKeys.contains(record.key ?? "") || record.replays != nil { continue }
       if let oldest, (record.seconds ?? 0) < oldest { continue }
       chosen.append((line, record))
     }
     let terminal = Terminal(quiet: false)
+    if history.skippedFields > 0 {
+      terminal.error(Self.skipped(history.skippedFields, path: log.path))
+    }
     guard !chosen.isEmpty else {
       terminal.standardOutput(
         Self.nothing(missed: missed, since: since, anything: !history.outcomes.isEmpty, path: log.path))
@@ -76,6 +80,13 @@ struct HistoryCommand: ParsableCommand {
     for (line, record) in chosen {
       terminal.standardOutput(json ? line : HistoryWords.line(for: record, now: now))
     }
+  }
+
+  /// The one sentence when `count` values of the log had the wrong type.
+  static func skipped(_ count: Int, path: String) -> String {
+    let values = count == 1 ? "1 value" : "\(count) values"
+    return "\(values) in the outcome log \(path) had the wrong type and were left out, and the rest of "
+      + "their records is shown; a program other than announce may have written to it."
   }
 
   /// The one sentence when nothing is listed.
