@@ -117,15 +117,22 @@ struct History {
   /// Reads `log` and claims what a replay speaks, under the log's lock, so that two
   /// replays at once never speak the same announcement; the history as read, and the
   /// records claimed, at most `limit`. `nil` when the lock could not be had within a second.
+  ///
+  /// The whole log is read before the lock is taken; under the lock only what was
+  /// appended since is read, so that the lock is held for as long as an append takes,
+  /// however long the log.
   static func claim(in log: OutcomeLog, last: Bool, limit: Int = .max) -> (History, [HistoryRecord])? {
-    log.whileLocked {
-      let history = History(log: log)
+    let (lines, position) = log.linesAndPosition()
+    let claimed = log.whileLocked {
+      let newer = position.flatMap(log.lines(after:))
+      let history = History(lines: newer.map { lines + $0 } ?? log.lines())
       let chosen = history.toReplay(last: last, limit: limit, isRunning: isRunning)
       if !chosen.isEmpty {
         _ = log.appendHoldingLock(claimLine(keys: chosen.compactMap(\.key)))
       }
       return (history, chosen)
     }
+    return try? claimed.get()
   }
 }
 

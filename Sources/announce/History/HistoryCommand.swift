@@ -56,6 +56,10 @@ struct HistoryCommand: ParsableCommand {
   func run() throws {
     let log = OutcomeLog.forUser()
     let lines = log.lines()
+    if lines.isEmpty, let problem = log.readProblem() {
+      Terminal(quiet: false).error(problem)
+      throw ExitCode(ExitStatus.notDelivered)
+    }
     let now = Date().timeIntervalSince1970
     let oldest = since.flatMap(Self.seconds(in:)).map { now - $0 }
     var chosen: [(line: String, record: HistoryRecord)] = []

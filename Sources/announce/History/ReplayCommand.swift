@@ -57,7 +57,8 @@ struct ReplayCommand: AsyncParsableCommand {
     guard let (history, chosen) = History.claim(in: log, last: last, limit: count) else {
       terminal.error(
         log.problem()
-          ?? "The outcome log \(log.path) stayed busy for over a second, so nothing was replayed; try again.")
+          ?? "The outcome log \(log.path) stayed locked for \(OutcomeLog.lockWait.components.seconds) seconds, so nothing was replayed; try again."
+      )
       return ExitStatus.notDelivered
     }
     guard !chosen.isEmpty else {
