@@ -32,8 +32,8 @@ struct AlertRateLimit {
   func admits(_ key: String, now: Double, interval: Double) -> Bool {
     let interval = min(max(interval, 0), Self.longestInterval)
     let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-    try? FileManager.default.createDirectory(
-      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    // Never made in a directory of another user's, as the log's is not.
+    guard OutcomeLog.makeDirectories(directory) else { return true }
     let file = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
     guard file >= 0 else { return true }
     defer { close(file) }
