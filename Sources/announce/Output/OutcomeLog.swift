@@ -23,10 +23,13 @@ struct OutcomeLog: Sendable {
   let path: String
   /// The size at which the file is rotated.
   let bound: Int
+  /// How long a writer waits for the lock: ``lockWait`` but in tests.
+  let lockTimeout: Duration
 
-  init(path: String, bound: Int = OutcomeLog.defaultBound) {
+  init(path: String, bound: Int = OutcomeLog.defaultBound, lockTimeout: Duration = OutcomeLog.lockWait) {
     self.path = path
     self.bound = bound
+    self.lockTimeout = lockTimeout
   }
 
   /// The log for this user: `$XDG_STATE_HOME/announce/log.jsonl`, or
@@ -134,7 +137,7 @@ struct OutcomeLog: Sendable {
   func sentence(for failure: WriteFailure) -> String {
     switch failure {
     case .busy:
-      return "The outcome log \(path) stayed locked for \(Self.lockWait.components.seconds) seconds, "
+      return "The outcome log \(path) stayed locked for \(lockTimeout.components.seconds) seconds, "
         + "so an outcome was not logged; find the process that holds \(lockPath) with fuser, "
         + "or set ANNOUNCE_HISTORY=off."
     case .system(let code) where code == ENOSPC || code == EDQUOT:
@@ -285,13 +288,13 @@ struct OutcomeLog: Sendable {
     return descriptor
   }
 
-  /// Takes the exclusive lock on `descriptor`, waiting at most ``lockWait``.
+  /// Takes the exclusive lock on `descriptor`, waiting at most `wait`.
   ///
   /// `flock` has no timeout of its own, and an alarm would interrupt every thread's
   /// calls, so the lock is tried again every few milliseconds instead.
-  static func lock(_ descriptor: Int32) -> Bool {
+  static func lock(_ descriptor: Int32, wait: Duration = lockWait) -> Bool {
     let clock = ContinuousClock()
-    let deadline = clock.now + lockWait
+    let deadline = clock.now + wait
     while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
       guard errno == EWOULDBLOCK || errno == EINTR, clock.now < deadline else { return false }
       usleep(5_000)
@@ -337,7 +340,7 @@ struct OutcomeLog: Sendable {
       return .failure(errno == 0 ? .notOwn : .system(errno))
     }
     defer { close(lock) }
-    guard Self.lock(lock) else { return .failure(.busy) }
+    guard Self.lock(lock, wait: lockTimeout) else { return .failure(.busy) }
     return .success(body())
   }
 
