@@ -364,15 +364,17 @@ struct OutcomeLog: Sendable {
     guard fstat(file, &status) == 0 else { return .system(errno) }
     if status.st_size > 0, Int(status.st_size) + bytes.count > bound {
       let carried = carriedLines()
-      guard rename(path, olderPath) == 0 else { return .system(errno) }
-      guard let fresh = Self.openOwnRegularFile(path, flags: readWrite) else {
-        return errno == 0 ? .notOwn : .system(errno)
-      }
-      close(file)
-      file = fresh
-      guard fstat(file, &status) == 0 else { return .system(errno) }
-      if !carried.isEmpty {
-        bytes = Array((carried + [line]).joined(separator: "\n").utf8) + [UInt8(ascii: "\n")]
+      // When it cannot be renamed, the file grows past its bound rather than lose the line.
+      if rename(path, olderPath) == 0 {
+        guard let fresh = Self.openOwnRegularFile(path, flags: readWrite) else {
+          return errno == 0 ? .notOwn : .system(errno)
+        }
+        close(file)
+        file = fresh
+        guard fstat(file, &status) == 0 else { return .system(errno) }
+        if !carried.isEmpty {
+          bytes = Array((carried + [line]).joined(separator: "\n").utf8) + [UInt8(ascii: "\n")]
+        }
       }
     }
     if !Self.endsWithLineBreak(file, size: status.st_size) { bytes.insert(UInt8(ascii: "\n"), at: 0) }
