@@ -267,9 +267,10 @@ extension Option where Value == Double? {
     self.init(
       name: setting.names, parsing: .unconditional, help: setting.help, completion: setting.completion,
       transform: { text in
+        // A negative duration is passed on, so that the range check names it as for any value.
+        if text.hasPrefix("-"), let seconds = setting.rule.parse(String(text.dropFirst())) { return -seconds }
         guard let seconds = setting.rule.parse(text) else {
-          throw ValidationError(
-            "\(setting.optionName) must be \(setting.rule.description), such as 3, 90s or 1m, not \(text).")
+          throw ValidationError("it is not a duration, such as 3, 90s or 1m")
         }
         return seconds
       })
