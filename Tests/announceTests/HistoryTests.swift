@@ -123,10 +123,10 @@ import Testing
   @Test func aClaimOfARunningReplayHoldsUntilItsOutcomeAndADeadOnesIsIgnored() {
     let claim = History.claimLine(keys: ["a", "b"], pid: 77)
     var lines = [outcome("a", heard: false), outcome("b", heard: false), claim]
-    #expect(History(lines: lines).toReplay(last: false, isRunning: { $0 == 77 }).isEmpty)
+    #expect(History(lines: lines).toReplay(last: false, isRunning: { $0.pid == 77 }).isEmpty)
     #expect(History(lines: lines).toReplay(last: false, isRunning: { _ in false }).count == 2)
     lines.append(outcome("r", heard: false, replays: "a", pid: 77))
-    #expect(History(lines: lines).toReplay(last: false, isRunning: { $0 == 77 }).map(\.key) == ["a"])
+    #expect(History(lines: lines).toReplay(last: false, isRunning: { $0.pid == 77 }).map(\.key) == ["a"])
   }
 
   @Test func aDamagedLogIsReadAroundItsBadLines() throws {

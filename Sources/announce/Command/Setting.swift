@@ -29,7 +29,7 @@ extension ValueRule<Double> {
   static let seconds = ValueRule(
     description: "a number of seconds from 0 to \(Int(Announcement.longestWait))", example: "3",
     range: "0 to \(Int(Announcement.longestWait))",
-    parse: { Double($0) }, fromJSON: \.number, accepts: Announcement.acceptsWait,
+    parse: { DurationText.seconds(in: $0) }, fromJSON: \.number, accepts: Announcement.acceptsWait,
     show: JSONValue.numberText, isNumeric: true)
 }
 
@@ -266,6 +266,23 @@ extension Option {
     self.init(
       name: setting.names, parsing: setting.rule.isNumeric ? .unconditional : .next, help: setting.help,
       completion: setting.completion)
+  }
+}
+
+extension Option where Value == Double? {
+  /// The option that a setting of seconds declares: its value is read as ``DurationText``
+  /// reads the variable's, so that `0x10` is refused and `1m` is 60 on both.
+  init(_ setting: Setting<Double>) {
+    self.init(
+      name: setting.names, parsing: .unconditional, help: setting.help, completion: setting.completion,
+      transform: { text in
+        // A negative duration is passed on, so that the range check names it as for any value.
+        if text.hasPrefix("-"), let seconds = setting.rule.parse(String(text.dropFirst())) { return -seconds }
+        guard let seconds = setting.rule.parse(text) else {
+          throw ValidationError("it is not a duration, such as 3, 90s or 1m")
+        }
+        return seconds
+      })
   }
 }
 

@@ -12,12 +12,27 @@ import Glibc
 struct History {
   /// The records of the log, oldest first; lines that are not records are left out.
   var records: [HistoryRecord]
+  /// The process that wrote each claim among ``records``, by the claim's index.
+  private var claimants: [Int: Claimant] = [:]
+  /// How many fields of the wrong type were left out of records that were kept.
+  private(set) var skippedFields = 0
 
   /// The history in `log`'s two files, oldest first, skipping damaged lines.
   init(log: OutcomeLog) { self.init(lines: log.lines()) }
 
-  /// The history in `lines`, oldest first, skipping lines that are not records.
-  init(lines: [String]) { records = lines.compactMap(HistoryRecord.parse) }
+  /// The history in `lines`, oldest first, skipping lines that are not records, and
+  /// fields of the wrong type in those that are.
+  init(lines: [String]) {
+    records = []
+    for line in lines {
+      guard let (record, skipped) = HistoryRecord.parseKeeping(line) else { continue }
+      skippedFields += skipped
+      if record.event == HistoryRecord.claimEvent, let pid = record.pid {
+        claimants[records.count] = Claimant(pid: pid, start: Claimant.start(inClaimLine: line))
+      }
+      records.append(record)
+    }
+  }
 
   /// The outcomes, oldest first: `spoken` and `gave-up` records with a text.
   var outcomes: [HistoryRecord] { records.filter(\.isOutcome) }
@@ -43,13 +58,13 @@ struct History {
 
   /// The keys that a replay still running has claimed and not yet recorded an outcome for.
   ///
-  /// - Parameter isRunning: whether the process with that id still runs.
-  func claimedKeys(isRunning: (Int32) -> Bool) -> Set<String> {
-    var claims: [String: Int32] = [:]
-    for record in records {
-      if record.event == HistoryRecord.claimEvent, let pid = record.pid {
-        for key in record.keys ?? [] { claims[key] = pid }
-      } else if record.isOutcome, let replayed = record.replays, claims[replayed] == record.pid {
+  /// - Parameter isRunning: whether the process that made a claim still runs.
+  func claimedKeys(isRunning: (Claimant) -> Bool) -> Set<String> {
+    var claims: [String: Claimant] = [:]
+    for (index, record) in records.enumerated() {
+      if let claimant = claimants[index] {
+        for key in record.keys ?? [] { claims[key] = claimant }
+      } else if record.isOutcome, let replayed = record.replays, claims[replayed]?.pid == record.pid {
         claims[replayed] = nil
       }
     }
@@ -64,7 +79,7 @@ struct History {
   /// What `announce replay` speaks again: the newest `limit` missed announcements that
   /// no running replay has claimed, oldest first; with `last`, the last announcement
   /// whatever its outcome, as its original was recorded.
-  func toReplay(last: Bool, limit: Int = .max, isRunning: (Int32) -> Bool) -> [HistoryRecord] {
+  func toReplay(last: Bool, limit: Int = .max, isRunning: (Claimant) -> Bool) -> [HistoryRecord] {
     if last {
       guard let newest = outcomes.last(where: { $0.announcementKey != nil }) else { return [] }
       let key = newest.announcementKey
@@ -78,29 +93,74 @@ struct History {
     return Array(missed.filter { !claimed.contains($0.key ?? "") }.suffix(limit))
   }
 
-  /// Whether the process `pid` still runs (or runs as another user).
-  static func isRunning(_ pid: Int32) -> Bool {
-    pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+  /// Whether the process that made a claim still runs: the process with its number
+  /// started at the same time. A claim from before claims kept the start counts only
+  /// while a process of the user's own has its number.
+  static func isRunning(_ claimant: Claimant) -> Bool {
+    guard claimant.pid > 0 else { return false }
+    guard let start = claimant.start else { return kill(claimant.pid, 0) == 0 }
+    return Claimant.start(of: claimant.pid) == start
   }
 
-  /// The line a replay writes before it speaks, claiming `keys`.
-  static func claimLine(keys: [String], at date: Date = Date(), pid: Int32 = getpid()) -> String {
+  /// The line a replay writes before it speaks, claiming `keys`, with its process's
+  /// start, so that a process that gets the same number later is not taken for it.
+  static func claimLine(
+    keys: [String], at date: Date = Date(), pid: Int32 = getpid(),
+    start: Int64? = Claimant.start(of: getpid())
+  ) -> String {
     let list = keys.map(EventJSON.quoted).joined(separator: ",")
+    let started = start.map { ",\"start\":\($0)" } ?? ""
     return OutcomeLog.stamped(
-      "{\"event\":\"\(HistoryRecord.claimEvent)\",\"keys\":[\(list)]}", at: date, pid: pid)
+      "{\"event\":\"\(HistoryRecord.claimEvent)\",\"keys\":[\(list)]\(started)}", at: date, pid: pid)
   }
 
   /// Reads `log` and claims what a replay speaks, under the log's lock, so that two
   /// replays at once never speak the same announcement; the history as read, and the
   /// records claimed, at most `limit`. `nil` when the lock could not be had within a second.
+  ///
+  /// The whole log is read before the lock is taken; under the lock only what was
+  /// appended since is read, so that the lock is held for as long as an append takes,
+  /// however long the log.
   static func claim(in log: OutcomeLog, last: Bool, limit: Int = .max) -> (History, [HistoryRecord])? {
-    log.whileLocked {
-      let history = History(log: log)
+    let (lines, position) = log.linesAndPosition()
+    let claimed = log.whileLocked {
+      let newer = position.flatMap(log.lines(after:))
+      let history = History(lines: newer.map { lines + $0 } ?? log.lines())
       let chosen = history.toReplay(last: last, limit: limit, isRunning: isRunning)
       if !chosen.isEmpty {
         _ = log.appendHoldingLock(claimLine(keys: chosen.compactMap(\.key)))
       }
       return (history, chosen)
     }
+    return try? claimed.get()
+  }
+}
+
+/// The process that made a claim: its number, and when it started, which tells it from
+/// a later process given the same number after it ended.
+struct Claimant: Equatable, Sendable {
+  var pid: Int32
+  /// Field 22 of `/proc/PID/stat`: clock ticks from boot to the process's start.
+  var start: Int64?
+
+  /// The start of process `pid`, from `/proc/PID/stat`; `nil` when it is not running.
+  static func start(of pid: Int32) -> Int64? {
+    let file = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+    guard file >= 0 else { return nil }
+    defer { close(file) }
+    var bytes = [UInt8](repeating: 0, count: 2048)
+    let count = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+    guard count > 0 else { return nil }
+    let text = String(decoding: bytes[..<count], as: UTF8.self)
+    // The name in field 2 is in brackets and may hold spaces and brackets itself.
+    guard let nameEnd = text.lastIndex(of: ")") else { return nil }
+    let fields = text[text.index(after: nameEnd)...].split(separator: " ")
+    return fields.count > 19 ? Int64(fields[19]) : nil
+  }
+
+  /// The `start` of a claim line; `nil` when it has none.
+  static func start(inClaimLine line: String) -> Int64? {
+    struct Start: Decodable { var start: Int64? }
+    return (try? JSONDecoder().decode(Start.self, from: Data(line.utf8)))?.start
   }
 }

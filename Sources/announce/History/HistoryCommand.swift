@@ -24,39 +24,58 @@ struct HistoryCommand: ParsableCommand {
   @Flag(help: "Only the announcements not heard, and not heard since on a replay.")
   var missed = false
 
+  // Unconditional, so that `--since -1m` is refused as negative rather than read as an option.
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
-      "Only those of the last DURATION, such as 90s, 30m, 1h or 2d.", valueName: "duration"))
+      "Only those of the last DURATION, such as 90s, 30m, 1h30m or 2d.", valueName: "duration"))
   var since: String?
 
   @Flag(help: "Print the log's JSON objects, one per line, newest first, instead of sentences.")
   var json = false
 
   func validate() throws {
+    if let problem = OutcomeLog.placeProblem(environment: ProcessInfo.processInfo.environment) {
+      throw ValidationError(problem)
+    }
     guard count > 0 else {
       throw ValidationError("-n must be a whole number above 0, such as 10, not \(count).")
     }
-    if let since, Self.seconds(in: since) == nil {
-      throw ValidationError(
-        "--since must be a duration such as 90s, 30m, 1h or 2d, not \"\(since)\".")
+    if let since, case .failure(let failure) = DurationText.parse(since) {
+      switch failure {
+      case .negative:
+        throw ValidationError(
+          "--since cannot be negative, as \"\(since)\" is; give how far back to look, such as 30m.")
+      case .malformed:
+        throw ValidationError(
+          "--since must be a duration such as 90s, 30m, 1h30m or 2d, not \"\(since)\".")
+      }
     }
   }
 
   func run() throws {
     let log = OutcomeLog.forUser()
     let lines = log.lines()
+    if lines.isEmpty, let problem = log.readProblem() {
+      Terminal(quiet: false).error(problem)
+      throw ExitCode(ExitStatus.of(.failed(.notDelivered(problem))))
+    }
     let now = Date().timeIntervalSince1970
     let oldest = since.flatMap(Self.seconds(in:)).map { now - $0 }
     var chosen: [(line: String, record: HistoryRecord)] = []
     let history = History(lines: lines)
     let missedKeys = missed ? Set(history.missed.compactMap(\.key)) : []
     for line in lines.reversed() {
-      guard chosen.count < count, let record = HistoryRecord.parse(line), record.isOutcome else { continue }
+      guard chosen.count < count, let record = HistoryRecord.parseKeeping(line)?.record, record.isOutcome
+      else { continue }
       if missed, !missedKeys.contains(record.key ?? "") || record.replays != nil { continue }
       if let oldest, (record.seconds ?? 0) < oldest { continue }
       chosen.append((line, record))
     }
     let terminal = Terminal(quiet: false)
+    if history.skippedFields > 0 {
+      terminal.error(Self.skipped(history.skippedFields, path: log.path))
+    }
     guard !chosen.isEmpty else {
       terminal.standardOutput(
         Self.nothing(missed: missed, since: since, anything: !history.outcomes.isEmpty, path: log.path))
@@ -65,6 +84,13 @@ struct HistoryCommand: ParsableCommand {
     for (line, record) in chosen {
       terminal.standardOutput(json ? line : HistoryWords.line(for: record, now: now))
     }
+  }
+
+  /// The one sentence when `count` values of the log had the wrong type.
+  static func skipped(_ count: Int, path: String) -> String {
+    let values = count == 1 ? "1 value" : "\(count) values"
+    return "\(values) in the outcome log \(path) had the wrong type and were left out, and the rest of "
+      + "their records is shown; a program other than announce may have written to it."
   }
 
   /// The one sentence when nothing is listed.
@@ -76,19 +102,8 @@ struct HistoryCommand: ParsableCommand {
     return missed ? "No announcement was missed\(span)." : "No announcement was recorded\(span)."
   }
 
-  /// The seconds in a duration such as `90s`, `30m`, `1h`, `2d` or `1.5h`; a bare
-  /// number is seconds. `nil` when it is not one.
-  static func seconds(in duration: String) -> Double? {
-    let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-    var number = Substring(duration.trimmingWhiteSpace)
-    var unit = 1.0
-    if let last = number.last, let factor = units[Character(last.lowercased())] {
-      unit = factor
-      number = number.dropLast()
-    }
-    guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
-    return value * unit
-  }
+  /// The seconds in a duration, as ``DurationText`` reads it; `nil` when it is not one.
+  static func seconds(in duration: String) -> Double? { DurationText.seconds(in: duration) }
 }
 
 /// The words of `announce history`: plain sentences that a screen reader reads well,
@@ -110,7 +125,8 @@ enum HistoryWords {
 
   /// A reason of the log in a few words.
   static func reason(_ name: String) -> String {
-    GiveUpReason(rawValue: name)?.inAFewWords ?? (name.isEmpty ? "unknown reason" : name)
+    // A reason this version does not know, perhaps forged: shown as any text is, on one line.
+    GiveUpReason(rawValue: name)?.inAFewWords ?? (name.isEmpty ? "unknown reason" : shown(name, ssml: false))
   }
 
   /// `text` on one line, and an SSML document as the words it speaks.

@@ -60,37 +60,32 @@ final class HistoryRecorder: EventSink {
     }
   }
 
-  func rejected(line: Int, input: String, reason: String, time: Duration) {
-    write(
-      OutcomeLog.stamped(
-        EventJSON.rejected(lineNumber: line, input: input, reason: reason, time: time),
-        at: Date(), pid: getpid()))
-  }
+  /// A rejected input line is no outcome the history shows, and a flood of them would
+  /// push out those it does: it is not recorded.
+  func rejected(line: Int, input: String, reason: String, time: Duration) {}
 
   /// The log line for the outcome `event` of `announcement`: the event as `--json` has
   /// it, with the whole text instead of a part's, the record's key, and the settings.
   func line(for event: AnnouncerEvent, announcement: Announcement?, at date: Date, pid: Int32) -> String {
     var whole = event
+    let announcement = OutcomeLog.bounded(announcement ?? Announcement(event.text))
     // An event of a text spoken in parts carries its part; the record keeps the whole.
-    if let announcement { whole.text = announcement.text }
+    whole.text = announcement.text
     var line = String(EventJSON.line(for: whole).dropLast())
     line += ",\"key\":" + EventJSON.quoted(keyPrefix + String(event.announcement.rawValue))
     if let replays { line += ",\"replays\":" + EventJSON.quoted(replays) }
-    line += HistoryRecord.fields(for: announcement ?? Announcement(event.text))
+    line += HistoryRecord.fields(for: announcement)
     return OutcomeLog.stamped(line + "}", at: date, pid: pid)
   }
 
   private func write(_ line: String) {
-    guard !log.append(line), let terminal else { return }
+    guard let failure = log.failure(appending: line), let terminal else { return }
     let first = reported.withLock { reported in
       defer { reported = true }
       return !reported
     }
     if first {
-      terminal.error(
-        log.problem()
-          ?? "The outcome log \(log.path) was busy for over a second, so an outcome was not logged; "
-          + "try again, or set \(HistorySwitch.variable)=off to stop logging.")
+      terminal.error(log.sentence(for: failure))
     }
   }
 }
@@ -103,6 +98,13 @@ enum HistorySwitch {
   /// Whether `environment` leaves the history on; throws a usage error for a value
   /// that is neither `on` nor `off`.
   static func isOn(environment: [String: String]) throws -> Bool {
+    let on = try isSwitchedOn(environment: environment)
+    if on, let problem = OutcomeLog.placeProblem(environment: environment) { throw ValidationError(problem) }
+    return on
+  }
+
+  /// Whether `environment`'s ``variable`` leaves the history on.
+  private static func isSwitchedOn(environment: [String: String]) throws -> Bool {
     guard let text = environment[variable], !text.isEmpty else { return true }
     switch text.lowercased() {
     case "on": return true

@@ -60,7 +60,8 @@ struct ReplayCommand: AsyncParsableCommand {
     guard let (history, chosen) = History.claim(in: log, last: last, limit: count) else {
       let failure = RunFailure.notDelivered(
         log.problem()
-          ?? "The outcome log \(log.path) stayed busy for over a second, so nothing was replayed; try again.")
+          ?? "The outcome log \(log.path) stayed locked for \(OutcomeLog.lockWait.components.seconds) seconds, so nothing was replayed; try again."
+      )
       terminal.error(failure.sentence)
       return [.failed(failure)]
     }

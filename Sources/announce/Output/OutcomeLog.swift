@@ -11,16 +11,25 @@ import Glibc
 /// it past ``bound`` bytes: it becomes `log.jsonl.1`, replacing the one before.
 /// Writers in several processes take turns through a lock file beside the log.
 struct OutcomeLog: Sendable {
-  /// One mebibyte.
-  static let defaultBound = 1 << 20
+  /// Three mebibytes: with ``maxTextBytes`` and ``carriedBytes`` the older file alone
+  /// holds over 1,000 outcomes of the longest text, and the common ones are ten times smaller.
+  static let defaultBound = 3 << 20
+  /// The most bytes of UTF-8 of an announcement's text that a record keeps: a 1.5 MB
+  /// line would otherwise push the history out, and a replay would speak all of it.
+  static let maxTextBytes = 1000
+  /// The most bytes of missed announcements carried into the new file at a rotation.
+  static let carriedBytes = 256 << 10
   /// The log file.
   let path: String
   /// The size at which the file is rotated.
   let bound: Int
+  /// How long a writer waits for the lock: ``lockWait`` but in tests.
+  let lockTimeout: Duration
 
-  init(path: String, bound: Int = OutcomeLog.defaultBound) {
+  init(path: String, bound: Int = OutcomeLog.defaultBound, lockTimeout: Duration = OutcomeLog.lockWait) {
     self.path = path
     self.bound = bound
+    self.lockTimeout = lockTimeout
   }
 
   /// The log for this user: `$XDG_STATE_HOME/announce/log.jsonl`, or
@@ -43,6 +52,15 @@ struct OutcomeLog: Sendable {
       state = home + "/.local/state"
     }
     return state + "/announce/log.jsonl"
+  }
+
+  /// Why the log of `environment` has no place, as one sentence naming the fix; `nil`
+  /// when it has one. A relative `HOME` would put it wherever announce happens to run.
+  static func placeProblem(environment: [String: String]) -> String? {
+    guard !defaultPath(environment: environment).hasPrefix("/") else { return nil }
+    let home = environment["HOME"] ?? ""
+    return "HOME=\(home) is not an absolute path, so the outcome log has no place; "
+      + "set HOME to the absolute path of your home directory, or XDG_STATE_HOME to an absolute path."
   }
 
   /// The path of the rotated, older log.
@@ -99,9 +117,41 @@ struct OutcomeLog: Sendable {
   /// A JSON string literal.
   static func quoted(_ text: String) -> String { EventJSON.quoted(text) }
 
-  /// How long a writer waits for the lock before it leaves its line out: a writer holds
-  /// it for one write, so only a stuck one holds it longer.
-  static let lockWait: Duration = .seconds(1)
+  /// How long a writer waits for the lock before it leaves its line out. Every holder
+  /// holds it for one append, or a replay's claim, which reads only what was appended
+  /// since its unlocked read; ten replays and ten writers at once never wait 1 s, so
+  /// only a stuck or stopped holder makes a writer wait this long.
+  static let lockWait: Duration = .seconds(10)
+
+  /// Why a line was left out of the log.
+  enum WriteFailure: Error, Equatable {
+    /// The lock stayed taken for ``lockWait``.
+    case busy
+    /// The system refused, with this `errno`.
+    case system(Int32)
+    /// The log, its lock or its directory is not the user's own; ``problem()`` says which.
+    case notOwn
+  }
+
+  /// The one sentence that says why an outcome was left out, with the fix.
+  func sentence(for failure: WriteFailure) -> String {
+    switch failure {
+    case .busy:
+      return "The outcome log \(path) stayed locked for \(lockTimeout.components.seconds) seconds, "
+        + "so an outcome was not logged; find the process that holds \(lockPath) with fuser, "
+        + "or set ANNOUNCE_HISTORY=off."
+    case .system(let code) where code == ENOSPC || code == EDQUOT:
+      return "The outcome log \(path) cannot be written (\(String(cString: strerror(code)))), "
+        + "so an outcome was not logged; free some space on its disk, or set ANNOUNCE_HISTORY=off."
+    case .system(let code):
+      return problem()
+        ?? "The outcome log \(path) cannot be written (\(String(cString: strerror(code)))), "
+        + "so an outcome was not logged; make \(directory) writable, or set XDG_STATE_HOME to a directory that is."
+    case .notOwn:
+      return problem()
+        ?? "The outcome log \(path) is not a regular file of yours, so outcomes are not logged; remove it."
+    }
+  }
 
   /// Why the log cannot be written, as one sentence naming the fix; `nil` when it can.
   ///
@@ -112,6 +162,10 @@ struct OutcomeLog: Sendable {
   /// so that a read-only file system or a directory without write permission is named
   /// too; permissions alone do not stop root, so only trying tells.
   func problem() -> String? {
+    if let owner = Self.foreignDirectory(for: directory) {
+      return "The outcome log \(path) would be in \(owner), which belongs to another user, so outcomes are "
+        + "not logged; run announce as that user, or set XDG_STATE_HOME to a directory of yours."
+    }
     for file in [path, lockPath] {
       var status = stat()
       guard lstat(file, &status) == 0 else { continue }
@@ -144,15 +198,62 @@ struct OutcomeLog: Sendable {
   /// The text of the current `errno`, such as "Read-only file system".
   private static func lastError() -> String { String(cString: strerror(errno)) }
 
+  /// Why the log cannot be read, as one sentence naming the fix; `nil` when it can, or
+  /// when there is none yet. A log that root's `sudo -E` made root's, or a directory on
+  /// its way, is named here rather than taken for an empty history.
+  func readProblem() -> String? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    if descriptor >= 0 {
+      close(descriptor)
+      return nil
+    }
+    guard errno != ENOENT else { return nil }
+    return "The outcome log \(path) cannot be read (\(Self.lastError())), so the history cannot be shown; "
+      + "make it and the directories above it yours again, for example with sudo chown -R \"$USER\" ~/.local/state."
+  }
+
   /// The directory the log is in.
   var directory: String { path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." }
 
   /// The lock file beside the log, which writers take turns through.
   var lockPath: String { path + ".lock" }
 
+  /// The first directory on the way to `directory` (itself included) that announce
+  /// would make a directory in, or write in, and that belongs to another user (root's
+  /// excepted: `/`, `/home` and `/tmp` are its); `nil` when there is none.
+  ///
+  /// root running with a user's `HOME` (`sudo -E`) would otherwise make `~/.local`
+  /// root's, with mode 0700, and the user could no longer make `~/.local/share`.
+  static func foreignDirectory(for directory: String) -> String? {
+    var partial = directory.hasPrefix("/") ? "" : "."
+    var parent = partial.isEmpty ? "/" : "."
+    for component in directory.split(separator: "/") {
+      partial += "/" + component
+      var status = stat()
+      guard stat(partial, &status) == 0 else {
+        // It would be made in `parent`.
+        return isForeign(parent) ? parent : nil
+      }
+      parent = partial
+    }
+    return isForeign(directory) ? directory : nil
+  }
+
+  /// Whether `directory` belongs to a user who is neither this one nor root.
+  private static func isForeign(_ directory: String) -> Bool {
+    var status = stat()
+    guard stat(directory, &status) == 0 else { return false }
+    return status.st_uid != geteuid() && status.st_uid != 0
+  }
+
   /// Makes `directory` and its missing parents, each private to this user; false, with
-  /// `errno` set, when one cannot be made.
-  private static func makeDirectories(_ directory: String) -> Bool {
+  /// `errno` set, when one cannot be made, or (`EACCES`) when it would be made or
+  /// written in a directory of another user's.
+  static func makeDirectories(_ directory: String) -> Bool {
+    guard foreignDirectory(for: directory) == nil else {
+      errno = EACCES
+      return false
+    }
     var partial = directory.hasPrefix("/") ? "" : "."
     for component in directory.split(separator: "/") {
       partial += "/" + component
@@ -180,18 +281,20 @@ struct OutcomeLog: Sendable {
     var status = stat()
     guard fstat(descriptor, &status) == 0, isOwnRegularFile(status) else {
       close(descriptor)
+      // No system error: the file is not one to use.
+      errno = 0
       return nil
     }
     return descriptor
   }
 
-  /// Takes the exclusive lock on `descriptor`, waiting at most ``lockWait``.
+  /// Takes the exclusive lock on `descriptor`, waiting at most `wait`.
   ///
   /// `flock` has no timeout of its own, and an alarm would interrupt every thread's
   /// calls, so the lock is tried again every few milliseconds instead.
-  static func lock(_ descriptor: Int32) -> Bool {
+  static func lock(_ descriptor: Int32, wait: Duration = lockWait) -> Bool {
     let clock = ContinuousClock()
-    let deadline = clock.now + lockWait
+    let deadline = clock.now + wait
     while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
       guard errno == EWOULDBLOCK || errno == EINTR, clock.now < deadline else { return false }
       usleep(5_000)
@@ -218,33 +321,61 @@ struct OutcomeLog: Sendable {
   /// anyone is there to hear it.
   @discardableResult
   func append(_ line: String) -> Bool {
-    whileLocked { appendHoldingLock(line) } ?? false
+    failure(appending: line) == nil
+  }
+
+  /// ``append(_:)``, saying why the line was left out; `nil` when it went in.
+  func failure(appending line: String) -> WriteFailure? {
+    switch whileLocked({ writeHoldingLock(line) }) {
+    case .success(let failure): failure
+    case .failure(let failure): failure
+    }
   }
 
   /// Runs `body` while holding the log's lock, so that no other writer appends or
-  /// rotates meanwhile; `nil` when the lock could not be had.
-  func whileLocked<Result>(_ body: () -> Result) -> Result? {
-    guard Self.makeDirectories(directory) else { return nil }
-    guard let lock = Self.openOwnRegularFile(lockPath, flags: O_WRONLY | O_CREAT) else { return nil }
+  /// rotates meanwhile; why not when the lock could not be had.
+  func whileLocked<Value>(_ body: () -> Value) -> Result<Value, WriteFailure> {
+    guard Self.makeDirectories(directory) else { return .failure(.system(errno)) }
+    guard let lock = Self.openOwnRegularFile(lockPath, flags: O_WRONLY | O_CREAT) else {
+      return .failure(errno == 0 ? .notOwn : .system(errno))
+    }
     defer { close(lock) }
-    guard Self.lock(lock) else { return nil }
-    return body()
+    guard Self.lock(lock, wait: lockTimeout) else { return .failure(.busy) }
+    return .success(body())
   }
 
   /// ``append(_:)`` for a caller of ``whileLocked(_:)``.
-  func appendHoldingLock(_ line: String) -> Bool {
+  func appendHoldingLock(_ line: String) -> Bool { writeHoldingLock(line) == nil }
+
+  /// ``failure(appending:)`` for a caller of ``whileLocked(_:)``.
+  ///
+  /// A rotation carries the missed announcements of the file it replaces, that no
+  /// replay has been heard for, into the new file, newest first up to ``carriedBytes``:
+  /// they are the last thing the history gives up.
+  private func writeHoldingLock(_ line: String) -> WriteFailure? {
     var bytes = Array((line + "\n").utf8)
     // Read as well as write, to see whether the last line is whole.
     let readWrite = O_RDWR | O_CREAT | O_APPEND
-    guard var file = Self.openOwnRegularFile(path, flags: readWrite) else { return false }
+    guard var file = Self.openOwnRegularFile(path, flags: readWrite) else {
+      return errno == 0 ? .notOwn : .system(errno)
+    }
     defer { close(file) }
     var status = stat()
-    guard fstat(file, &status) == 0 else { return false }
-    if status.st_size > 0, Int(status.st_size) + bytes.count > bound, rename(path, olderPath) == 0 {
-      guard let fresh = Self.openOwnRegularFile(path, flags: readWrite) else { return false }
-      close(file)
-      file = fresh
-      guard fstat(file, &status) == 0 else { return false }
+    guard fstat(file, &status) == 0 else { return .system(errno) }
+    if status.st_size > 0, Int(status.st_size) + bytes.count > bound {
+      let carried = carriedLines()
+      // When it cannot be renamed, the file grows past its bound rather than lose the line.
+      if rename(path, olderPath) == 0 {
+        guard let fresh = Self.openOwnRegularFile(path, flags: readWrite) else {
+          return errno == 0 ? .notOwn : .system(errno)
+        }
+        close(file)
+        file = fresh
+        guard fstat(file, &status) == 0 else { return .system(errno) }
+        if !carried.isEmpty {
+          bytes = Array((carried + [line]).joined(separator: "\n").utf8) + [UInt8(ascii: "\n")]
+        }
+      }
     }
     if !Self.endsWithLineBreak(file, size: status.st_size) { bytes.insert(UInt8(ascii: "\n"), at: 0) }
     var written = -1
@@ -252,11 +383,32 @@ struct OutcomeLog: Sendable {
       written = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
     } while written < 0 && errno == EINTR
     if written != bytes.count {
+      let failure = written < 0 ? errno : ENOSPC
       // Cut back what part of the line went in, so that the next record is not glued to it.
       _ = ftruncate(file, status.st_size)
-      return false
+      return .system(failure)
     }
-    return true
+    return nil
+  }
+
+  /// The lines of the older file that a rotation would lose and the history still
+  /// needs: missed announcements no replay has been heard for, newest first up to
+  /// ``carriedBytes``, in their order.
+  private func carriedLines() -> [String] {
+    let older = Self.wholeLines(of: olderPath)
+    guard !older.isEmpty else { return [] }
+    let missed = Set(History(lines: older + Self.wholeLines(of: path)).missed.compactMap(\.key))
+    var kept: [String] = []
+    var size = 0
+    for line in older.reversed() {
+      guard let record = HistoryRecord.parseKeeping(line)?.record, record.replays == nil,
+        let key = record.key, missed.contains(key), record.isOutcome
+      else { continue }
+      size += line.utf8.count + 1
+      guard size <= Self.carriedBytes else { break }
+      kept.append(line)
+    }
+    return kept.reversed()
   }
 
   /// The whole lines of the older log and then of the current one, oldest first. A line
@@ -266,10 +418,49 @@ struct OutcomeLog: Sendable {
     [olderPath, path].flatMap { Self.wholeLines(of: $0) }
   }
 
+  /// Where a read of the current file ended: the file, and the bytes of whole lines read.
+  struct ReadPosition: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var offset: Int
+  }
+
+  /// ``lines()``, and where the read of the current file ended, for
+  /// ``lines(after:)``; the position is `nil` when there is no current file.
+  func linesAndPosition() -> ([String], ReadPosition?) {
+    let older = Self.wholeLines(of: olderPath)
+    guard let descriptor = Self.openOwnRegularFile(path, flags: O_RDONLY) else { return (older, nil) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { return (older, nil) }
+    let (current, offset) = Self.wholeLines(reading: descriptor, from: 0)
+    let position = ReadPosition(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), offset: offset)
+    return (older + current, position)
+  }
+
+  /// The whole lines appended to the current file since `position`; `nil` when it is
+  /// another file now (a rotation came between), and everything must be read again.
+  func lines(after position: ReadPosition) -> [String]? {
+    guard let descriptor = Self.openOwnRegularFile(path, flags: O_RDONLY) else { return nil }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, UInt64(status.st_dev) == position.device,
+      UInt64(status.st_ino) == position.inode, Int(status.st_size) >= position.offset
+    else { return nil }
+    return Self.wholeLines(reading: descriptor, from: position.offset).lines
+  }
+
   /// The lines of `file` that end in a line break.
   private static func wholeLines(of file: String) -> [String] {
     guard let descriptor = openOwnRegularFile(file, flags: O_RDONLY) else { return [] }
     defer { close(descriptor) }
+    return wholeLines(reading: descriptor, from: 0).lines
+  }
+
+  /// The lines that end in a line break in `descriptor` from byte `start`, and the
+  /// offset just past the last of them.
+  private static func wholeLines(reading descriptor: Int32, from start: Int) -> (lines: [String], end: Int) {
+    guard lseek(descriptor, off_t(start), SEEK_SET) >= 0 else { return ([], start) }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -278,9 +469,32 @@ struct OutcomeLog: Sendable {
       guard count > 0 else { break }
       bytes += buffer[..<count]
     }
-    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-    // The last piece follows the last line break: empty, or a line a crash cut.
-    lines.removeLast()
-    return lines.filter { !$0.isEmpty }.map { String(decoding: $0, as: UTF8.self) }
+    let end = (bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }) ?? 0
+    // What follows the last line break is empty, or a line a crash cut, or one being written.
+    let lines = bytes[..<end].split(separator: UInt8(ascii: "\n"))
+    return (lines.map { String(decoding: $0, as: UTF8.self) }, start + end)
+  }
+
+  /// `announcement` as a record keeps it: a text of over ``maxTextBytes`` is cut at a
+  /// space (or a character) and ends with "…", and SSML that long is kept as its words,
+  /// since a cut document would not be SSML.
+  static func bounded(_ announcement: Announcement) -> Announcement {
+    guard announcement.text.utf8.count > maxTextBytes else { return announcement }
+    var kept = announcement
+    var text = announcement.isSSML ? HistoryWords.shown(announcement.text, ssml: true) : announcement.text
+    kept.isSSML = false
+    if text.utf8.count > maxTextBytes {
+      var cut = ""
+      for character in text {
+        guard cut.utf8.count + character.utf8.count <= maxTextBytes - 4 else { break }
+        cut.append(character)
+      }
+      if let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > cut.count / 2 {
+        cut = String(cut[..<space])
+      }
+      text = cut + "…"
+    }
+    kept.text = text
+    return kept
   }
 }

@@ -4,11 +4,12 @@ import Glibc
 /// At most one announcement per key in a given number of seconds, across processes.
 ///
 /// Each tmux alert runs its own announce process, so the times are kept in a small file:
-/// one line per key, `KEY EXPIRY`, the expiry in seconds since 1970. A key is held back
-/// until its expiry; expired lines are dropped on every update, so the file stays a few
-/// lines long. Readers and writers take turns with `flock` on the file itself.
-/// An expiry further away than ``longestInterval`` was written before the clock went
-/// back, and counts as expired.
+/// one line per key, `KEY SINCE EXPIRY`, in seconds since 1970: when the key was let
+/// through, and when it may be again. A key is held back while the time is between the
+/// two; expired lines are dropped on every update, so the file stays a few lines long.
+/// Readers and writers take turns with `flock` on the file itself.
+/// A line from the future, written before the clock stepped back, counts as expired: an
+/// alert said too soon beats one held back for as long as the clock went back.
 struct AlertRateLimit {
   /// The state file.
   let path: String
@@ -31,8 +32,8 @@ struct AlertRateLimit {
   func admits(_ key: String, now: Double, interval: Double) -> Bool {
     let interval = min(max(interval, 0), Self.longestInterval)
     let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-    try? FileManager.default.createDirectory(
-      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    // Never made in a directory of another user's, as the log's is not.
+    guard OutcomeLog.makeDirectories(directory) else { return true }
     let file = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
     guard file >= 0 else { return true }
     defer { close(file) }
@@ -40,11 +41,11 @@ struct AlertRateLimit {
     guard fstat(file, &status) == 0, OutcomeLog.isOwnRegularFile(status), OutcomeLog.lock(file)
     else { return true }
     var entries = Self.entries(in: Self.contents(of: file)).filter {
-      $0.expiry > now && $0.expiry <= now + Self.longestInterval
+      $0.since <= now && now < $0.expiry
     }
     let admitted = !entries.contains { $0.key == key }
-    if admitted && interval > 0 { entries.append((key, now + interval)) }
-    let text = entries.map { "\($0.key) \($0.expiry)\n" }.joined()
+    if admitted && interval > 0 { entries.append((key, now, now + interval)) }
+    let text = entries.map { "\($0.key) \($0.since) \($0.expiry)\n" }.joined()
     let bytes = Array(text.utf8)
     if ftruncate(file, 0) == 0 {
       _ = bytes.withUnsafeBytes { pwrite(file, $0.baseAddress, $0.count, 0) }
@@ -65,12 +66,14 @@ struct AlertRateLimit {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// The lines of `text` that read `KEY EXPIRY`; any other line is dropped.
-  private static func entries(in text: String) -> [(key: String, expiry: Double)] {
+  /// The lines of `text` that read `KEY SINCE EXPIRY`; any other line is dropped.
+  private static func entries(in text: String) -> [(key: String, since: Double, expiry: Double)] {
     text.split(separator: "\n").compactMap { line in
       let fields = line.split(separator: " ")
-      guard fields.count == 2, let expiry = Double(fields[1]), expiry.isFinite else { return nil }
-      return (String(fields[0]), expiry)
+      guard fields.count == 3, let since = Double(fields[1]), let expiry = Double(fields[2]),
+        since.isFinite, expiry.isFinite
+      else { return nil }
+      return (String(fields[0]), since, expiry)
     }
   }
 }

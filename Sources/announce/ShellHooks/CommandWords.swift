@@ -1,7 +1,8 @@
 /// A shell command line read well enough to name it: its words, its simple commands,
 /// and the program each one runs.
 ///
-/// It is not a shell parser. It knows quotes, backslashes and the operators that
+/// It is not a shell parser. It knows quotes, backslashes, comments (a `#` that starts a
+/// word, to the end of its line) and the operators that
 /// separate commands (`|`, `&&`, `||`, `;`, `&`, parentheses, line breaks), and it
 /// looks through the prefixes that run another program: variable assignments,
 /// `sudo`, `doas`, `env`, `nice`, `ionice`, `time`, `nohup`, `command`, `builtin`,
@@ -184,12 +185,18 @@ struct CommandWords {
     var inWord = false
     var quote: Character?
     var escaped = false
+    var inComment = false
     func finishWord() {
       if inWord { tokens.append(.word(word)) }
       word = ""
       inWord = false
     }
     for character in line {
+      if inComment {
+        // A comment runs to the end of its line.
+        guard character == "\n" else { continue }
+        inComment = false
+      }
       if escaped {
         word.append(character)
         escaped = false
@@ -215,6 +222,10 @@ struct CommandWords {
       case "&" where word.hasSuffix(">") || word.hasSuffix("<"):
         // The `&` of a redirection such as `2>&1`.
         word.append(character)
+      case "#" where !inWord:
+        // `#` at the start of a word starts a comment, as in `sleep 60 # wait`.
+        finishWord()
+        inComment = true
       case "|", "&", ";", "(", ")", "\n":
         finishWord()
         if tokens.last != .separator { tokens.append(.separator) }

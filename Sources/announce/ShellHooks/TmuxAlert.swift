@@ -53,7 +53,7 @@ struct TmuxAlert: AsyncParsableCommand {
 
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
-    let seconds = Double(interval).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+    let seconds = DurationText.seconds(in: interval)
     let key = [server, window, kind.rawValue].map(Self.keyPart).joined(separator: "/")
     let limit = AlertRateLimit.forUser(environment: environment)
     guard

@@ -15,7 +15,9 @@
 ///
 /// The window and session names are user text (`new-window -n` keeps newlines), so
 /// they reach `/bin/sh` inside single quotes, with each `'` turned into `'"'"'` by the
-/// format itself; tmux's `#{q:}` leaves newlines and `~` unquoted. The hooks sit at
+/// format itself; tmux's `#{q:}` leaves newlines and `~` unquoted. Each user value goes
+/// in the same word as its option (`--session=-work`), so that no value, not even one
+/// that starts with `-`, can be read as an option. The hooks sit at
 /// index ``hookIndex`` of each hook array, so the user's own hooks stay, and sourcing
 /// the text twice installs them once.
 enum TmuxHooks {
@@ -38,8 +40,8 @@ enum TmuxHooks {
     let program = doubleQuotedForTmux(formatEscaped(ShellHook.quotedForPOSIXShell(announce)))
     func speak(_ kind: TmuxAlertKind) -> String {
       "run-shell -b \"\(program) tmux-alert \(kind.rawValue) --server #{pid} --window #{window_id}"
-        + " --index #{window_index} --interval \(shellQuoted("@announce-interval"))"
-        + " --session \(shellQuoted("session_name")) --sessions #{n:#{S:x}}"
+        + " --index #{window_index} --interval=\(shellQuoted("@announce-interval"))"
+        + " --session=\(shellQuoted("session_name")) --sessions #{n:#{S:x}}"
         + " -- \(shellQuoted("window_name")) </dev/null >/dev/null 2>&1 || :\""
     }
     let unseen = "#{?window_active_clients,0,1}"

@@ -30,8 +30,25 @@ final class WatchedProcess: Sendable {
   private init(pid: pid_t, descriptor: Int32, reaped: Bool = false) {
     self.pid = pid
     self.descriptor = descriptor
-    name = reaped ? nil : Self.name(of: pid)
-    started = reaped ? nil : Self.startTime(of: pid)
+    let name = reaped ? nil : Self.name(of: pid)
+    let stat = reaped ? nil : Self.statFields(of: pid)
+    // `/proc/PID` is the pidfd's process only when the pidfd names it by the same number
+    // before and after the reads: inside a PID namespace without its own `/proc`, the
+    // number names another process there, and a process reaped meanwhile may be replaced.
+    let same = Self.procNumber(of: descriptor) == pid && !reaped
+    self.name = same ? name : nil
+    // A zombie has ended already, at a time nobody kept: its run time is not known.
+    let ended = stat?.first == "Z" || stat?.first == "X"
+    started = same && !ended ? stat.flatMap(Self.startTime(fromStat:)) : nil
+  }
+
+  /// The number by which `/proc` knows the process of `pidfd`, from the pidfd's
+  /// fdinfo, in the PID namespace of that `/proc`; -1 once it has been reaped, `nil` when unreadable.
+  private static func procNumber(of pidfd: Int32) -> Int32? {
+    guard let info = procFile("/proc/self/fdinfo/\(pidfd)"),
+      let line = info.split(separator: "\n").first(where: { $0.hasPrefix("Pid:") })
+    else { return nil }
+    return Int32(line.dropFirst(4).trimmingWhiteSpace)
   }
 
   deinit { close(descriptor) }
@@ -129,18 +146,26 @@ final class WatchedProcess: Sendable {
   /// The process's name, from `/proc/PID/comm`.
   private static func name(of pid: pid_t) -> String? {
     guard let text = procFile("/proc/\(pid)/comm") else { return nil }
-    let name = text.trimmingWhiteSpace
+    // A process names itself (prctl(2), or its file's name), so the name may hold escape
+    // sequences and line breaks: each control character becomes a space.
+    let shown = String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+    let name = shown.trimmingWhiteSpace
     return name.isEmpty ? nil : String(name)
   }
 
-  /// When the process started, from field 22 of `/proc/PID/stat`, in clock ticks since
-  /// boot. The name in field 2 is in brackets and may hold spaces and brackets itself,
-  /// so the fields are counted from the last closing bracket.
-  private static func startTime(of pid: pid_t) -> Duration? {
-    guard let text = procFile("/proc/\(pid)/stat"),
-      let nameEnd = text.lastIndex(of: ")")
-    else { return nil }
-    let fields = text[text.index(after: nameEnd)...].split(separator: " ")
+  /// The fields of `/proc/PID/stat` from the third, the state, on. The name in field 2
+  /// is in brackets and may hold spaces and brackets itself, so the fields are counted
+  /// from the last closing bracket.
+  private static func statFields(of pid: pid_t) -> [Substring]? {
+    guard let text = procFile("/proc/\(pid)/stat"), let nameEnd = text.lastIndex(of: ")") else { return nil }
+    return text[text.index(after: nameEnd)...].split(separator: " ")
+  }
+
+  /// When the process started, from field 22 of `/proc/PID/stat` (given from field 3 on),
+  /// in clock ticks since boot.
+  private static func startTime(fromStat fields: [Substring]) -> Duration? {
     // fields[0] is field 3, the state.
     guard fields.count > 19, let ticks = Int64(fields[19]) else { return nil }
     let perSecond = Int64(sysconf(Int32(_SC_CLK_TCK)))

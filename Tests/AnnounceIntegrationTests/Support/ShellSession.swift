@@ -31,7 +31,8 @@ final class ShellSession {
 
   /// Starts `shell`, whose start-up runs `setup` (lines in the shell's own syntax) after
   /// the user's prompt hook, in `environment` plus a private state, history and tmux.
-  init(_ shell: Shell, setup: [String], environment: [String: String]) throws {
+  /// - Parameter options: more options for the shell, such as fish's `--private`.
+  init(_ shell: Shell, setup: [String], environment: [String: String], options: [String] = []) throws {
     guard let program = shell.path else { throw SpawnError(description: "\(shell) is not installed") }
     guard let tmux = ["/usr/bin/tmux", "/bin/tmux"].first(where: FileManager.default.isExecutableFile)
     else { throw SpawnError(description: "tmux is not installed") }
@@ -63,7 +64,7 @@ final class ShellSession {
           "HISTFILE=", "PS1='$ '",
           #"PROMPT_COMMAND='echo "prompt $EPOCHREALTIME $? ${PIPESTATUS[*]}" >> "$PROMPTS"'"#,
         ] + setup, to: rc)
-      command = [program, "--noprofile", "--rcfile", rc, "-i"]
+      command = [program, "--noprofile", "--rcfile", rc] + options + ["-i"]
     case .zsh:
       try Self.write(
         [
@@ -71,7 +72,7 @@ final class ShellSession {
           #"users_precmd() { print -r -- "prompt $EPOCHREALTIME $? ${pipestatus[*]}" >> "$PROMPTS"; }"#,
           "precmd_functions+=(users_precmd)",
         ] + setup, to: directory + "/.zshrc")
-      command = [program, "-d", "-i"]
+      command = [program, "-d"] + options + ["-i"]
     case .fish:
       let rc = directory + "/config.fish"
       try Self.write(
@@ -79,7 +80,11 @@ final class ShellSession {
           "set -g fish_greeting",
           #"function fish_prompt; set -l s $status; set -l p $pipestatus; echo "prompt "(date +%s.%N)" $s $p" >> $PROMPTS; echo -n '$ '; end"#,
         ] + setup, to: rc)
-      command = [program, "--no-config", "--private", "-i", "-C", "source " + rc]
+      // fish 3.6's --no-config turns on private mode too; it is turned off again unless
+      // asked for, so that the session is a user's usual fish. Its history goes to the
+      // session's own XDG_DATA_HOME.
+      let mode = options.contains("--private") ? "" : "set -e fish_private_mode; "
+      command = [program, "--no-config"] + options + ["-i", "-C", mode + "source " + rc]
     }
     let started = try Command.run(
       tmux, ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "200", "-y", "50", "--"] + command,
