@@ -9,17 +9,22 @@ import Glibc
 struct Announce: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce",
-    abstract: "Speak announcements through speech-dispatcher and report whether they were heard.",
+    abstract: "Speak announcements through speech-dispatcher, and tell whether they were heard.",
     discussion: """
-      Each TEXT is one announcement, spoken in order. With no TEXT, or the single TEXT "-", \
-      every non-blank line of standard input is one announcement, spoken as it arrives; "-" \
-      among other TEXTs is a usage error. Every error is one line on standard error. An \
-      announcement that other speech interrupts is tried again, once the channel is quiet, \
-      until its timeout runs out. The exit status is 0 only when every announcement was \
-      heard to the end. "announce init bash" (or zsh, fish) prints a shell hook that \
-      announces each command that ran long; to speak the word "init", give "announce -- init". \
-      Every run records its outcomes: "announce history" lists them, and "announce replay" \
-      speaks again those not heard.
+      Each TEXT is one announcement, and they are spoken in order. With no TEXT, announce \
+      speaks each line of standard input as it arrives. When other speech interrupts an \
+      announcement, announce waits until that speech has finished and says it again, until \
+      the timeout runs out. The exit status is 0 when every announcement was heard to the \
+      end, 1 when one was not, 64 for a usage error, 65 for bad input, and 69 when speech \
+      cannot be heard. Every error is one line on standard error.
+
+      Other commands are chosen by the first word: "announce init bash" (or zsh or fish) \
+      prints a shell hook that announces long commands when they end; "announce init tmux" \
+      and "announce init ssh HOST" print settings for tmux and for SSH; "announce history" \
+      lists what was said, "announce replay" speaks again what you missed, and \
+      "announce doctor" finds out why you hear nothing. To speak one of these words, put \
+      two dashes before it: announce -- init. The manual page, man announce, describes \
+      everything in full.
       """,
     version: announceVersion
   )

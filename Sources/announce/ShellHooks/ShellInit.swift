@@ -6,17 +6,16 @@ import Glibc
 struct ShellInit: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce init",
-    abstract:
-      "Print a shell hook that announces each command that ran long when it finishes, or tmux's alerts.",
+    abstract: "Print a shell hook that announces each long command when it ends, or tmux settings.",
     discussion: """
-      bash: eval "$(announce init bash)"; zsh: eval "$(announce init zsh)"; fish: \
-      announce init fish | source. Put the line in ~/.bashrc, ~/.zshrc or \
-      ~/.config/fish/config.fish. ANNOUNCE_MIN_SECONDS (default 10), ANNOUNCE_IGNORE, \
-      ANNOUNCE_FORMAT_OK, ANNOUNCE_FORMAT_FAIL, ANNOUNCE_ON_INTERRUPT, ANNOUNCE_ICON_OK and \
-      ANNOUNCE_ICON_FAIL change what is announced; see man announce. For a server reached \
-      over SSH, "announce init ssh HOST" prints the ~/.ssh/config lines that make it speak here. \
-      "announce init tmux" prints tmux configuration that speaks the bell, activity and \
-      silence of windows you are not looking at: announce init tmux >> ~/.tmux.conf.
+      Put one line in your shell's start-up file. In ~/.bashrc: eval "$(announce init bash)". \
+      In ~/.zshrc: eval "$(announce init zsh)". In ~/.config/fish/config.fish: \
+      announce init fish | source. A command is announced when it ran at least \
+      ANNOUNCE_MIN_SECONDS, 10 unless set. --replay-key binds a key to announce replay in \
+      bash, zsh or fish; tmux has no such key. "announce init tmux >> ~/.tmux.conf" makes \
+      windows you are not looking at speak up when they ring the bell, show activity or fall \
+      silent. "announce init ssh HOST" prints the ~/.ssh/config lines that make announce on \
+      HOST speak on this machine. man announce describes the other variables.
       """)
 
   /// A shell that `init` has a hook for.
@@ -38,7 +37,7 @@ struct ShellInit: ParsableCommand {
   @Option(
     name: .customLong("replay-key"),
     help: ArgumentHelp(
-      "Also bind this key to announce replay, in the shell's own notation, such as \\er for Alt-R.",
+      "Also bind this key to announce replay, written as the shell writes keys, such as \\er for Alt-R; bash, zsh and fish only.",
       valueName: "key"))
   var replayKey: String?
 
