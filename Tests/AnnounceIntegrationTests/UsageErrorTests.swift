@@ -49,6 +49,7 @@ extension CommandTests {
     #expect(initHelp.standardOutput.contains("USAGE: announce init"))
     let version = try announce(["--version"])
     #expect(version.status == 0)
-    #expect(version.standardOutput == "0.2.0\n")
+    let versionFile = TestStack.packageRoot.appendingPathComponent("VERSION")
+    #expect(version.standardOutput == (try String(contentsOf: versionFile, encoding: .utf8)))
   }
 }
