@@ -138,7 +138,7 @@ import Testing
       let history = History(log: log)
       #expect(history.toReplay(last: false, isRunning: { _ in false }).isEmpty)
       let replayed = try #require(history.outcomes.last)
-      #expect(replayed.event == "spoken" && replayed.rate == 30 && replayed.replays != nil)
+      #expect(replayed.event == "spoken" && replayed.announcement.voice.rate == 30 && replayed.replays != nil)
     }
   }
 }

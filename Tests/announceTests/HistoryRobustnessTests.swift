@@ -17,7 +17,9 @@ import Testing
     #expect(history.records.count == 1)
     #expect(history.skippedFields == 2)
     let record = try #require(history.missed.first)
-    #expect(record.text == "Build failed." && record.pid == nil && record.rate == nil && record.key == "a")
+    #expect(
+      record.text == "Build failed." && record.pid == nil && record.settings["rate"] == nil
+        && record.key == "a")
     #expect(History(lines: [Self.missed]).skippedFields == 0)
     #expect(
       HistoryCommand.skipped(2, path: "/l").hasPrefix("2 values in the outcome log /l had the wrong type"))

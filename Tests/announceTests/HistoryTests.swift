@@ -61,6 +61,61 @@ import Testing
     }
   }
 
+  /// Every value of `setting` among `values`, as changes to an announcement.
+  static func changes<Value>(_ setting: Setting<Value>, _ values: [Value]) -> [AnnouncementChange] {
+    values.filter(setting.rule.accepts).map { value in { setting.apply?(&$0, value) } }
+  }
+
+  /// The values a setting takes, as changes to an announcement: every level, every
+  /// choice, both flags, a few names and durations; none for a setting of the whole run.
+  static func changes(_ setting: any AnySetting) -> [AnnouncementChange] {
+    let names = ["en", "de-DE", "espeak-ng", "Alex", "message", "x", "ünï", "a\\b", "", "two words"]
+    return switch setting {
+    case let setting as Setting<Int>: changes(setting, Array(-1_000...1_000))
+    case let setting as Setting<Double>: changes(setting, [0, 0.25, 3, 90, 86_400, -1])
+    case let setting as Setting<String>: changes(setting, names)
+    case let setting as Setting<Bool>: changes(setting, [false, true])
+    case let setting as Setting<SpeechPriority>: changes(setting, SpeechPriority.allCases)
+    case let setting as Setting<VoiceOptions.VoiceType>: changes(setting, VoiceOptions.VoiceType.allCases)
+    case let setting as Setting<VoiceOptions.Punctuation>: changes(setting, VoiceOptions.Punctuation.allCases)
+    default: []
+    }
+  }
+
+  /// Any value of every setting in ``Settings/all`` is kept by the history record and
+  /// spoken again by the replay exactly, but for how hard and when the announcement is
+  /// tried: a replay is tried as the hooks' announcements are. A setting left out of the
+  /// record, or recorded wrongly, fails here.
+  @Test func everySettingRoundTripsThroughARecordAndReplayExactly() async throws {
+    let values = Settings.all.map(Self.changes)
+    let options = Settings.all.map { $0.option ?? $0.jsonKey ?? "" }
+    for (option, changes) in zip(options, values) where !["max-queue", "when-done"].contains(option) {
+      #expect(changes.count > 1, "no values for \(option)")
+    }
+    let texts = Gen.character(in: "\u{0}"..."\u{D7FF}").string(of: 1...20)
+    await propertyCheck(
+      count: 300, input: texts, Gen.int(in: 0...1_000_000).array(of: values.count)
+    ) { text, choices in
+      var announcement = Announcement(text)
+      for (changes, choice) in zip(values, choices) where choice % (changes.count + 1) < changes.count {
+        changes[choice % (changes.count + 1)](&announcement)
+      }
+      // What the replay speaks: the announcement as spoken, tried as a hook's is.
+      var replayed = announcement.asSpoken
+      replayed.retryTimeout = .seconds(AnnounceRequest.hookTimeout)
+      replayed.delay = Announcement("").delay
+      replayed.resume = Announcement("").resume
+      let (line, record) = try recorded(announcement)
+      var kept = record.announcement
+      kept.retryTimeout = replayed.retryTimeout
+      #expect(kept == replayed, "\(line)")
+      let request = try AnnounceRequest.replaying(record, environment: [:])
+      #expect(request.texts == [replayed.text])
+      replayed.text = ""
+      #expect(request.defaults == replayed, "\(line)")
+    }
+  }
+
   @Test func aRecordHoldsTheWholeTextTheOutcomeItsKeyAndWhatItReplays() throws {
     let (line, record) = try recorded(Announcement("Build failed. Again."), replays: "9-1-1")
     #expect(record.event == "gave-up" && record.reason == "interrupted-out-of-time")

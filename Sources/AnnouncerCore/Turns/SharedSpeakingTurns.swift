@@ -44,8 +44,6 @@ package final class SharedSpeakingTurns: SpeakingTurns {
     var renewal: Task<Void, Never>?
     /// The time the first ticket carries, in nanoseconds since 1970; later tickets carry the time they are taken.
     var firstTicketTime: UInt64?
-    /// How often this announcer has looked through the directory.
-    var looks = 0
   }
 
   private let state = Mutex(State())
@@ -72,9 +70,6 @@ package final class SharedSpeakingTurns: SpeakingTurns {
     self.recheckInterval = recheckInterval
     state.withLock { $0.firstTicketTime = since }
   }
-
-  /// How often this announcer has looked through the directory: what waiting costs.
-  package var looks: Int { state.withLock { $0.looks } }
 
   /// The wall-clock time in nanoseconds since 1970, for ``init(directory:since:)``.
   package static func wallClockNow() -> UInt64 {
@@ -224,7 +219,6 @@ package final class SharedSpeakingTurns: SpeakingTurns {
   /// and for each live held ticket whether its owner renews it. Removes abandoned
   /// tickets on the way.
   private func look(from ticket: Ticket) -> (ahead: String?, heldByLiveOwner: [Bool]) {
-    state.withLock { $0.looks += 1 }
     guard let listing = opendir(directory) else { return (nil, []) }
     defer { closedir(listing) }
     var before: [String] = []

@@ -22,6 +22,15 @@ struct ValueRule<Value: Sendable>: Sendable {
   /// Whether the values are numbers, which may start with a minus sign: the option then
   /// takes the next argument whatever it looks like, so that `-r -50` is a rate.
   var isNumeric = false
+  /// A value as a JSON value in a history record: `50`, `"en"`, `true`.
+  var toJSON: @Sendable (Value) -> String = { "\($0)" }
+  /// Whether a JSON value is of the values' kind, when that is wider than `fromJSON`
+  /// reads: a record's choice that is no longer one of the names is still a string, not
+  /// a value of the wrong type. `nil` when `fromJSON` tells.
+  var kind: (@Sendable (JSONValue) -> Bool)? = nil
+
+  /// Whether `value` is of the values' kind, in range or not.
+  func isOfKind(_ value: JSONValue) -> Bool { kind?(value) ?? (fromJSON(value) != nil) }
 }
 
 extension ValueRule<Double> {
@@ -60,7 +69,8 @@ extension ValueRule<String> {
   static func word(example: String) -> ValueRule {
     ValueRule(
       description: "one word", example: example,
-      parse: { $0 }, fromJSON: \.string, accepts: VoiceOptions.isSafeName, show: JSONValue.quoted)
+      parse: { $0 }, fromJSON: \.string, accepts: VoiceOptions.isSafeName, show: JSONValue.quoted,
+      toJSON: EventJSON.quoted)
   }
 }
 
@@ -78,7 +88,8 @@ extension ValueRule where Value: CaseIterable & RawRepresentable<String> {
       example: Value.allCases.first?.rawValue ?? "",
       parse: { Value(rawValue: $0.lowercased()) },
       fromJSON: { $0.string.flatMap { Value(rawValue: $0.lowercased()) } },
-      show: { JSONValue.quoted($0.rawValue) })
+      show: { JSONValue.quoted($0.rawValue) }, toJSON: { EventJSON.quoted($0.rawValue) },
+      kind: { $0.string != nil })
   }
 
   /// `a, b or c`.
@@ -88,10 +99,26 @@ extension ValueRule where Value: CaseIterable & RawRepresentable<String> {
   }
 }
 
+/// Where a setting is kept in a history record, so that `announce replay` speaks the
+/// announcement again the same way.
+struct RecordField<Value: Sendable>: Sendable {
+  /// The field's key in a record of the outcome log, such as `pitchRange`.
+  var key: String
+  /// The setting's value in an announcement; `nil` leaves it out of the record.
+  var read: @Sendable (Announcement) -> Value?
+
+  /// Keeps the setting under `key`, as `read` finds it in an announcement.
+  init(_ key: String, read: @escaping @Sendable (Announcement) -> Value?) {
+    self.key = key
+    self.read = read
+  }
+}
+
 /// One setting of an announcement, declared once: its option, the values it takes, its
-/// default, its environment variable, its field in `--input json`, its help, and where
-/// it goes in an ``Announcement``. Parsing, validation, JSON input and `--help` all read
-/// it from here; ``Settings`` lists every one.
+/// default, its environment variable, its field in `--input json`, its field in a
+/// history record, its help, and where it goes in an ``Announcement``. Parsing,
+/// validation, JSON input, the history, replay and `--help` all read it from here;
+/// ``Settings`` lists every one.
 struct Setting<Value: Sendable>: Sendable {
   /// The long option without its dashes, such as `rate`; `nil` for a JSON field alone.
   var option: String?
@@ -109,6 +136,8 @@ struct Setting<Value: Sendable>: Sendable {
   var variable: String?
   /// Its field in a line of `--input json`; `nil` when a line cannot set it.
   var jsonKey: String?
+  /// Its field in a history record; `nil` for a setting a replay does not repeat.
+  var record: RecordField<Value>?
   /// Puts the value into an announcement; `nil` for a setting of the whole run.
   var apply: (@Sendable (inout Announcement, Value) -> Void)?
   /// How the shells' completion offers values; `nil` for none.
@@ -118,7 +147,8 @@ struct Setting<Value: Sendable>: Sendable {
   init(
     option: String? = nil, short: Character? = nil, valueName: String = "value", summary: String,
     rule: ValueRule<Value>, defaultText: String? = nil, variable: String? = nil, jsonKey: String? = nil,
-    completion: CompletionKind? = nil, apply: (@Sendable (inout Announcement, Value) -> Void)? = nil
+    record: RecordField<Value>? = nil, completion: CompletionKind? = nil,
+    apply: (@Sendable (inout Announcement, Value) -> Void)? = nil
   ) {
     self.option = option
     self.short = short
@@ -128,9 +158,11 @@ struct Setting<Value: Sendable>: Sendable {
     self.defaultText = defaultText
     self.variable = variable
     self.jsonKey = jsonKey
+    self.record = record
     self.apply = apply
     self.completion = completion
     assert(jsonKey == nil || apply != nil, "the JSON field \(jsonKey ?? "") must say where it goes")
+    assert(record == nil || apply != nil, "the record field \(record?.key ?? "") must say where it goes")
   }
 
   /// The option as a person types it: `--rate`.
@@ -193,6 +225,17 @@ protocol AnySetting: Sendable {
   /// it is not set or the setting has no place in an announcement. Throws a usage error
   /// naming the variable when its value is not valid.
   func change(fromEnvironment environment: [String: String]) throws -> AnnouncementChange?
+  /// Its field in a history record; `nil` for a setting a replay does not repeat.
+  var recordKey: String? { get }
+  /// The setting's field in the history record of `announcement`, as `,"key":value`;
+  /// `nil` when the record leaves it out.
+  func recordField(of announcement: Announcement) -> String?
+  /// Whether a record's `value` for this setting is of the right kind; a value of the
+  /// wrong kind is left out of the record and counted (see ``HistoryRecord/parseKeeping(_:)``).
+  func isOfKind(_ value: JSONValue) -> Bool
+  /// What a record's `value` does to the announcement a replay speaks; `nil` when it is
+  /// no longer valid, so that speech-dispatcher's own setting applies.
+  func change(fromRecord value: JSONValue) -> AnnouncementChange?
 }
 
 /// One field of a JSON line applied to an announcement.
@@ -210,6 +253,20 @@ extension Setting: AnySetting {
   func change(fromEnvironment environment: [String: String]) throws -> AnnouncementChange? {
     guard let apply, let value = try resolved(nil, environment: environment) else { return nil }
     return { apply(&$0, value) }
+  }
+
+  var recordKey: String? { record?.key }
+
+  func recordField(of announcement: Announcement) -> String? {
+    guard let record, let value = record.read(announcement) else { return nil }
+    return ",\"\(record.key)\":" + rule.toJSON(value)
+  }
+
+  func isOfKind(_ value: JSONValue) -> Bool { rule.isOfKind(value) }
+
+  func change(fromRecord value: JSONValue) -> AnnouncementChange? {
+    guard let apply, let valid = rule.fromJSON(value), rule.accepts(valid) else { return nil }
+    return { apply(&$0, valid) }
   }
 }
 

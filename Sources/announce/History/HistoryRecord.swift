@@ -7,12 +7,11 @@ import Glibc
 /// An outcome line holds the fields of `--json` (`event`, `id`, `text`, `attempt`, `time`,
 /// `reason` or `duration`), `at` and `pid`, and what is needed to speak it again the same
 /// way: `key`, unique to the record; `replays`, the key of the announcement a replay
-/// spoke again; `priority`; and, when they were set, `ssml`, `soundIcon`, `rate`,
-/// `pitch`, `pitchRange`, `volume`, `language`, `voice`, `voiceType`, `outputModule`,
-/// `punctuation` and `spell`. A `replay` line, written before a replay speaks, lists in
-/// `keys` the announcements it claims, so that a second replay leaves them alone.
-/// Fields this type does not know are ignored, and a line that is not such an object is
-/// skipped, so that older and damaged logs are still read.
+/// spoke again; and the field of each setting in ``Settings/recorded`` that was set,
+/// such as `priority`, `rate` or `voice` (the priority always). A `replay` line, written
+/// before a replay speaks, lists in `keys` the announcements it claims, so that a second
+/// replay leaves them alone. Fields this type does not know are ignored, and a line that
+/// is not such an object is skipped, so that older and damaged logs are still read.
 struct HistoryRecord: Decodable, Sendable, Equatable {
   var event: String
   var text: String?
@@ -22,22 +21,49 @@ struct HistoryRecord: Decodable, Sendable, Equatable {
   var key: String?
   var replays: String?
   var keys: [String]?
-  var priority: String?
-  var ssml: Bool?
-  var soundIcon: String?
-  var rate: Int?
-  var pitch: Int?
-  var pitchRange: Int?
-  var volume: Int?
-  var language: String?
-  var voice: String?
-  var voiceType: String?
-  var outputModule: String?
-  var punctuation: String?
-  var spell: Bool?
+  /// The recorded settings' values as the log holds them, by their record key; each is
+  /// of its setting's kind, in range or not.
+  var settings: [String: JSONValue] = [:]
 
   /// The `event` of the line a replay writes, before it speaks, to claim its announcements.
   static let claimEvent = "replay"
+
+  /// Reads the known fields; throws when one has the wrong type, as a setting's value
+  /// of the wrong kind does.
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: FieldName.self)
+    func field<Value: Decodable>(_ name: String) throws -> Value? {
+      try container.decodeIfPresent(Value.self, forKey: FieldName(name))
+    }
+    event = try container.decode(String.self, forKey: FieldName("event"))
+    text = try field("text")
+    reason = try field("reason")
+    at = try field("at")
+    pid = try field("pid")
+    key = try field("key")
+    replays = try field("replays")
+    keys = try field("keys")
+    for setting in Settings.recorded {
+      guard let name = setting.recordKey, let value: JSONValue = try field(name), value != .null else {
+        continue
+      }
+      guard setting.isOfKind(value) else {
+        throw DecodingError.typeMismatch(
+          JSONValue.self,
+          .init(codingPath: [FieldName(name)], debugDescription: "\(value) is not of the setting's kind"))
+      }
+      settings[name] = value
+    }
+  }
+
+  /// A field's name in a log line.
+  private struct FieldName: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
 
   /// The record a log line holds; `nil` for a line that is not a JSON object.
   static func parse(_ line: String) -> HistoryRecord? {
@@ -50,53 +76,28 @@ struct HistoryRecord: Decodable, Sendable, Equatable {
   var wasHeard: Bool { event == "spoken" }
   /// The key of the announcement it is an outcome of: its own, or the one it replays.
   var announcementKey: String? { replays ?? key }
+  /// Whether the text is SSML.
+  var ssml: Bool? { Settings.ssml.recordKey.flatMap { settings[$0]?.boolean } }
 
   /// When it was written, in seconds since 1970; `nil` when `at` is missing or malformed.
   var seconds: Double? { at.flatMap(Self.seconds(fromTimestamp:)) }
 
-  /// The announcement to speak it again, the same way: its text, priority, voice, SSML
-  /// or not, and sound icon. A value the log holds that is no longer valid is left
-  /// out, so that speech-dispatcher's own setting applies.
+  /// The announcement to speak it again, the same way: its text and every recorded
+  /// setting. A value the log holds that is no longer valid is left out, so that
+  /// speech-dispatcher's own setting applies.
   var announcement: Announcement {
-    var result = Announcement(text ?? "", isSSML: ssml ?? false)
-    result.priority = priority.flatMap(SpeechPriority.init(rawValue:)) ?? result.priority
-    result.soundIcon = soundIcon.flatMap(Self.safe)
-    func level(_ value: Int?) -> Int? { value.flatMap { VoiceOptions.levelRange.contains($0) ? $0 : nil } }
-    result.voice = VoiceOptions(
-      rate: level(rate), pitch: level(pitch), pitchRange: level(pitchRange), volume: level(volume),
-      language: language.flatMap(Self.safe), voiceName: voice.flatMap(Self.safe),
-      voiceType: voiceType.flatMap(VoiceOptions.VoiceType.init(rawValue:)),
-      outputModule: outputModule.flatMap(Self.safe),
-      punctuation: punctuation.flatMap(VoiceOptions.Punctuation.init(rawValue:)), spell: spell ?? false)
+    var result = Announcement(text ?? "")
+    for setting in Settings.recorded {
+      guard let name = setting.recordKey, let value = settings[name] else { continue }
+      setting.change(fromRecord: value)?(&result)
+    }
     return result
   }
 
-  private static func safe(_ name: String) -> String? { VoiceOptions.isSafeName(name) ? name : nil }
-
   /// The fields that say how `announcement` is spoken, for the end of a log line: each
-  /// as `,"name":value`, with only the priority when nothing else was set.
+  /// recorded setting that is set, as `,"name":value`.
   static func fields(for announcement: Announcement) -> String {
-    var text = ",\"priority\":\"\(announcement.priority.rawValue)\""
-    func string(_ name: String, _ value: String?) {
-      if let value { text += ",\"\(name)\":" + EventJSON.quoted(value) }
-    }
-    func number(_ name: String, _ value: Int?) {
-      if let value { text += ",\"\(name)\":\(value)" }
-    }
-    if announcement.isSSML { text += ",\"ssml\":true" }
-    string("soundIcon", announcement.soundIcon)
-    let voice = announcement.voice
-    number("rate", voice.rate)
-    number("pitch", voice.pitch)
-    number("pitchRange", voice.pitchRange)
-    number("volume", voice.volume)
-    string("language", voice.language)
-    string("voice", voice.voiceName)
-    string("voiceType", voice.voiceType?.rawValue)
-    string("outputModule", voice.outputModule)
-    string("punctuation", voice.punctuation?.rawValue)
-    if voice.spell { text += ",\"spell\":true" }
-    return text
+    Settings.recorded.compactMap { $0.recordField(of: announcement) }.joined()
   }
 
   /// Seconds since 1970 from a timestamp that ``OutcomeLog/timestamp(_:)`` wrote, such
