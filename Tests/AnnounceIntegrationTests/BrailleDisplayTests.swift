@@ -43,7 +43,7 @@ final class PrivateBrltty: Sendable {
     let client = try BrlAPIClient(environment: stack.clientEnvironment())
     try client.write(line)
     screenReader.withLock { $0 = client }
-    #expect(waitUntilShown(line))
+    #expect(display.waitForFrame { $0.text == line } != nil)
   }
 
   /// Has the screen reader stand-in write `line`, as Orca writes when something changes.
@@ -58,8 +58,9 @@ final class PrivateBrltty: Sendable {
 
   /// Whether the display shows exactly `text`, now or within `seconds`.
   @discardableResult
-  func waitUntilShown(_ text: String, within seconds: Double = 5) -> Bool {
-    display.waitForFrame(timeout: .milliseconds(Int64(seconds * 1000))) { $0.text == text } != nil
+  func waitUntilShown(_ text: String, within seconds: Double = 5) async -> Bool {
+    await display.waitForFrame(timeout: .milliseconds(Int64(seconds * 1000))) { @Sendable in $0.text == text }
+      != nil
   }
 }
 
@@ -87,7 +88,7 @@ extension SpeakingTests {
       #expect(outcome.wasDelivered)
       let windows = BrailleWindows.split(text, cells: 40)
       #expect(windows.count == 2)
-      #expect(brltty.waitUntilShown("screen reader line"))
+      #expect(await brltty.waitUntilShown("screen reader line"))
       // Every window was on the display, in order, between two screen reader lines.
       let shown = brltty.shown
       let first = try #require(shown.firstIndex(of: windows[0]))
@@ -107,14 +108,14 @@ extension SpeakingTests {
       slow.minimumFlash = .seconds(30)
       let flasher = BrailleFlasher(display: display, timing: slow)
       let flash = flasher.show("Build failed", withSpeech: false)
-      #expect(brltty.waitUntilShown("Build failed"))
+      #expect(await brltty.waitUntilShown("Build failed"))
       brltty.press("route 3")
       let outcome = await flasher.outcome(of: flash)
       guard case .acknowledged = outcome else {
         Issue.record("expected acknowledged, got \(outcome)")
         return
       }
-      #expect(brltty.waitUntilShown("screen reader line", within: 1))
+      #expect(await brltty.waitUntilShown("screen reader line", within: 1))
       await flasher.close()
     }
 
@@ -126,12 +127,12 @@ extension SpeakingTests {
       slow.minimumFlash = .seconds(1)
       let flasher = BrailleFlasher(display: display, timing: slow)
       let flash = flasher.show("Build failed", withSpeech: false)
-      #expect(brltty.waitUntilShown("Build failed"))
+      #expect(await brltty.waitUntilShown("Build failed"))
       brltty.screenReaderWrites("the newest line")
       // Our priority 70 keeps the flash on the display over the screen reader's 50.
-      #expect(!brltty.waitUntilShown("the newest line", within: 0.3))
+      #expect(!(await brltty.waitUntilShown("the newest line", within: 0.3)))
       #expect(await flasher.outcome(of: flash).wasDelivered)
-      #expect(brltty.waitUntilShown("the newest line", within: 1))
+      #expect(await brltty.waitUntilShown("the newest line", within: 1))
       await flasher.close()
     }
 
@@ -143,10 +144,10 @@ extension SpeakingTests {
       slow.minimumFlash = .seconds(30)
       let flasher = BrailleFlasher(display: display, timing: slow)
       let flash = flasher.show("Build failed", withSpeech: false)
-      #expect(brltty.waitUntilShown("Build failed"))
+      #expect(await brltty.waitUntilShown("Build failed"))
       await flasher.cancelAll()
       #expect(await flasher.outcome(of: flash) == .notShown(.cancelled))
-      #expect(brltty.waitUntilShown("screen reader line", within: 1))
+      #expect(await brltty.waitUntilShown("screen reader line", within: 1))
       await flasher.close()
     }
 
@@ -164,7 +165,7 @@ extension SpeakingTests {
       let second = try await flasher()
       let secondEvents = second.events()
       let a = first.show("first process", withSpeech: false)
-      #expect(brltty.waitUntilShown("first process"))
+      #expect(await brltty.waitUntilShown("first process"))
       let b = second.show("second process", withSpeech: false)
       for await event in secondEvents {
         #expect(event.kind == .waitingForTurn)
@@ -172,7 +173,7 @@ extension SpeakingTests {
       }
       #expect(await first.outcome(of: a).wasDelivered)
       #expect(await second.outcome(of: b).wasDelivered)
-      #expect(brltty.waitUntilShown("screen reader line"))
+      #expect(await brltty.waitUntilShown("screen reader line"))
       // The second never cut the first off: it came after it, each shown once.
       let shown = brltty.shown.filter { $0.hasSuffix("process") }
       #expect(shown == ["first process", "second process"])
@@ -187,7 +188,7 @@ extension SpeakingTests {
       slow.minimumFlash = .seconds(30)
       let flasher = BrailleFlasher(display: display, timing: slow)
       let flash = flasher.show("Build failed", withSpeech: false)
-      #expect(brltty.waitUntilShown("Build failed"))
+      #expect(await brltty.waitUntilShown("Build failed"))
       brltty.signal(SIGSTOP)
       defer { brltty.signal(SIGCONT) }
       let started = ContinuousClock.now
@@ -205,7 +206,7 @@ extension SpeakingTests {
       slow.minimumFlash = .seconds(30)
       let flasher = BrailleFlasher(display: display, timing: slow)
       let flash = flasher.show("Build failed", withSpeech: false)
-      #expect(brltty!.waitUntilShown("Build failed"), "the display showed \(brltty!.shown)")
+      #expect(await brltty!.waitUntilShown("Build failed"), "the display showed \(brltty!.shown)")
       brltty = nil
       let outcome = await flasher.outcome(of: flash)
       #expect(outcome == .notShown(.displayLost))

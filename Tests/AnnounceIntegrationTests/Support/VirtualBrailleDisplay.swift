@@ -233,6 +233,39 @@ final class VirtualBrailleDisplay: @unchecked Sendable {
     waitForFrame(since: since, timeout: timeout) { !$0.text.contains(text) }
   }
 
+  /// ``waitForFrame(since:timeout:where:)`` on a thread of its own, for async tests: the
+  /// blocking wait must not hold one of Swift's cooperative threads, of which a 2-core
+  /// machine has two. With one held here and the other by a test running beside it, the
+  /// flasher under test could not run, and its text never reached the display (seen in
+  /// full runs, never alone).
+  func waitForFrame(
+    since: ContinuousClock.Instant? = nil, timeout: Duration = .seconds(5),
+    where predicate: @escaping @Sendable (Frame) -> Bool
+  ) async -> Frame? {
+    await withCheckedContinuation { continuation in
+      Thread {
+        continuation.resume(returning: self.waitForFrame(since: since, timeout: timeout, where: predicate))
+      }
+      .start()
+    }
+  }
+
+  /// ``waitUntilShown(_:since:timeout:)`` without holding a cooperative thread.
+  @discardableResult
+  func waitUntilShown(
+    _ text: String, since: ContinuousClock.Instant? = nil, timeout: Duration = .seconds(5)
+  ) async -> Frame? {
+    await waitForFrame(since: since, timeout: timeout) { @Sendable in $0.text.contains(text) }
+  }
+
+  /// ``waitUntilGone(_:since:timeout:)`` without holding a cooperative thread.
+  @discardableResult
+  func waitUntilGone(
+    _ text: String, since: ContinuousClock.Instant? = nil, timeout: Duration = .seconds(5)
+  ) async -> Frame? {
+    await waitForFrame(since: since, timeout: timeout) { @Sendable in !$0.text.contains(text) }
+  }
+
   /// Presses `key`. brltty gives it to the client that accepts it, or acts on it itself.
   ///
   /// Press one key at a time and wait for its effect before the next: the Virtual driver
