@@ -15,9 +15,7 @@ enum BrailleMode: String, Equatable, Sendable, CaseIterable {
 /// shortest flash time, and `ANNOUNCE_BRAILLE=on|only|off` for the shell hooks, `replay`,
 /// `--when-done` and tmux alerts, which all start announce without these options.
 ///
-/// A flag on the command line wins over the variable. Not yet part of `Announce`: add
-/// `@OptionGroup(title: "Braille") var braille: BrailleOptions` once the command layer
-/// takes it (see docs/braille.md).
+/// A flag on the command line wins over the variable.
 struct BrailleOptions: ParsableArguments {
   /// The variable read when neither flag is given.
   static let variable = "ANNOUNCE_BRAILLE"
