@@ -61,6 +61,14 @@ struct BrailleOptions: ParsableArguments {
   func mode(environment: [String: String]) throws -> BrailleMode {
     if brailleOnly { return .only }
     if braille { return .on }
+    return try Self.mode(environment: environment)
+  }
+
+  /// The mode `ANNOUNCE_BRAILLE` asks for, for a run started without the options (a
+  /// hook, a tmux alert, `replay`); off when unset or empty.
+  ///
+  /// Throws `ValidationError` (exit 64) for a value that is not `on`, `only` or `off`.
+  static func mode(environment: [String: String]) throws -> BrailleMode {
     guard let value = environment[Self.variable], !value.isEmpty else { return .off }
     guard let mode = BrailleMode(rawValue: value.lowercased()) else {
       throw ValidationError(

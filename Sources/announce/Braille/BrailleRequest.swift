@@ -17,7 +17,7 @@ extension AnnounceRequest {
     ///
     /// - Throws: the usage error of a value that is not on, only or off.
     init(environment: [String: String], limit: Duration? = nil) throws {
-      mode = try BrailleOptions().mode(environment: environment)
+      mode = try BrailleOptions.mode(environment: environment)
       self.limit = limit
     }
 
