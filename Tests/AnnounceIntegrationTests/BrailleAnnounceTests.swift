@@ -137,6 +137,26 @@ extension SpeakingTests {
       #expect(!shown[secondAt...].contains("First message"), "\(shown)")
     }
 
+    @Test func doctorReportsTheDisplayAndItsCellsOnlyWhenBrailleIsAskedFor() throws {
+      let brltty = try brlttyWithScreenReader()
+      let asked = try Command.run(
+        Command.announce, ["doctor", "--json"],
+        environment: environment(brltty, ["ANNOUNCE_BRAILLE": "only"]),
+        timeout: 60)
+      let line = asked.standardOutput.split(separator: "\n").first { $0.contains("\"check\":\"braille\"") }
+      #expect(line?.contains("\"finding\":\"fine\"") == true, "\(asked.standardOutput)")
+      #expect(line?.contains("\"cells\":40") == true, "\(asked.standardOutput)")
+      // Nothing was written: the screen reader's line stayed.
+      #expect(brltty.display.text == Self.readerLine)
+      let notAsked = try Command.run(
+        Command.announce, ["doctor", "--json"], environment: environment(brltty), timeout: 60)
+      #expect(!notAsked.standardOutput.contains("\"check\":\"braille\""))
+      var missing = environment(brltty, ["ANNOUNCE_BRAILLE": "only"])
+      missing["BRLAPI_HOST"] = ":announce-none-\(getpid())"
+      let none = try Command.run(Command.announce, ["doctor"], environment: missing, timeout: 60)
+      #expect(none.status == 69, "\(none.standardOutput)")
+    }
+
     @Test func aScreenReaderThatWritesMeanwhileGetsItsNewestTextBack() throws {
       let brltty = try brlttyWithScreenReader()
       let running = try start(["--braille-only", "--braille-flash", "2", "Upload complete"], brltty)
