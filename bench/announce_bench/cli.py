@@ -14,6 +14,7 @@ from .scenarios import (Context, measure_cold_start, measure_core, measure_detac
                         measure_flood_rss, measure_overhead, measure_retry)
 from .soak import soak
 from .stats import say
+from .braille import measure_braille
 from .lean import measure_lean
 from .waiting import measure_waiting
 from .workspace import ROOT, TESTSTACK, BenchError, Workspace, build, debian13_root, package_version
@@ -132,6 +133,7 @@ def main(argv):
         for release in releases:
             figures, env = start_release(ctx, release, res)
             measure_speechd_figures(ctx, figures)
+            figures.braille = measure_braille(ctx, env["TESTSTACK_DIR"], env, ctx.reps)
             if release == HOME_RELEASE:
                 res.others_on = figures
                 measure_others(ctx, res, soak_lines if args.soak or args.quick else 0)

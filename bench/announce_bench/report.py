@@ -9,6 +9,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Optional
 
+from .braille import Braille
 from .lean import Lean, lean_rows
 from .scenarios import ColdStart, Core, Detach, Failure, Flood, Overhead, Retry
 from .soak import Soak
@@ -33,6 +34,7 @@ class ReleaseFigures:
     cold: Optional[ColdStart] = None
     retry: Optional[Retry] = None
     failure: Optional[Failure] = None
+    braille: Optional[Braille] = None
 
     @property
     def version(self):
@@ -164,6 +166,19 @@ def absent_cell(f):
             f"{ms(f.absent_spdsay.median)} ({f.absent_spdsay.codes})", None)
 
 
+def braille_shown_cell(b):
+    if not b.shown:
+        return (f"not measured: {b.note or 'the text never appeared'}", None)
+    return (f"median {ms(b.shown_median)} (range {ms(min(b.shown))}-{ms(max(b.shown))}, n={len(b.shown)})", None)
+
+
+def braille_back_cell(b):
+    if not b.back:
+        return (f"not measured: {b.note or 'the line never came back'}", None)
+    return (f"median {ms(b.back_median)} (range {ms(min(b.back))}-{ms(max(b.back))}, n={len(b.back)})",
+            b.back_median < 0.050)
+
+
 # (figure, goal, the ReleaseFigures field it reads, its cell)
 RELEASE_FIGURES = (
     ("1. Overhead, `\"Saved\"` wall time, announce / spd-say", "≤ 1.03", "overhead", overhead_cell),
@@ -172,6 +187,8 @@ RELEASE_FIGURES = (
     ("3. Retry latency, interrupter END → retry BEGIN", "≤ 150 ms", "retry", retry_cell),
     ("4. Verdict, broken audio", "", "failure", broken_cell),
     ("4. Verdict, server absent", "", "failure", absent_cell),
+    ("8. Braille, exec → text on the display (`--braille-only`)", "≤ exec → BEGIN", "braille", braille_shown_cell),
+    ("8. Braille, routing key → the screen reader's line back", "< 50 ms", "braille", braille_back_cell),
 )
 
 

@@ -15,9 +15,7 @@ enum BrailleMode: String, Equatable, Sendable, CaseIterable {
 /// shortest flash time, and `ANNOUNCE_BRAILLE=on|only|off` for the shell hooks, `replay`,
 /// `--when-done` and tmux alerts, which all start announce without these options.
 ///
-/// A flag on the command line wins over the variable. Not yet part of `Announce`: add
-/// `@OptionGroup(title: "Braille") var braille: BrailleOptions` once the command layer
-/// takes it (see docs/braille.md).
+/// A flag on the command line wins over the variable.
 struct BrailleOptions: ParsableArguments {
   /// The variable read when neither flag is given.
   static let variable = "ANNOUNCE_BRAILLE"
@@ -63,6 +61,14 @@ struct BrailleOptions: ParsableArguments {
   func mode(environment: [String: String]) throws -> BrailleMode {
     if brailleOnly { return .only }
     if braille { return .on }
+    return try Self.mode(environment: environment)
+  }
+
+  /// The mode `ANNOUNCE_BRAILLE` asks for, for a run started without the options (a
+  /// hook, a tmux alert, `replay`); off when unset or empty.
+  ///
+  /// Throws `ValidationError` (exit 64) for a value that is not `on`, `only` or `off`.
+  static func mode(environment: [String: String]) throws -> BrailleMode {
     guard let value = environment[Self.variable], !value.isEmpty else { return .off }
     guard let mode = BrailleMode(rawValue: value.lowercased()) else {
       throw ValidationError(

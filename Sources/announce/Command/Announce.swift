@@ -35,6 +35,7 @@ struct Announce: AsyncParsableCommand {
   @OptionGroup(title: Self.modesTitle) var input: InputOptions
   @OptionGroup(title: Self.modesTitle) var listing: ListingOptions
   @OptionGroup(title: Self.modesTitle) var detach: DetachOptions
+  @OptionGroup(title: "Braille") var braille: BrailleOptions
 
   /// One section of the help for the options that choose what a run does: each is
   /// too small to be a section of its own.
@@ -105,7 +106,10 @@ struct Announce: AsyncParsableCommand {
       outcomes: AnnounceRequest.Outcomes(
         json: output.json, verbose: output.verbose, quiet: output.quiet,
         history: records ? OutcomeLog.forUser(environment: environment) : nil,
-        unattended: detach.isBackgroundHalf))
+        unattended: detach.isBackgroundHalf),
+      braille: AnnounceRequest.Braille(
+        mode: try braille.mode(environment: environment), timing: braille.timing,
+        limit: announcerOptions.timeout.map { .seconds($0) }))
   }
 
   /// How a person lists a module's voices with this command, for the end of a sentence.

@@ -78,6 +78,8 @@ struct AnnounceRequest: Sendable {
   var connection = Connection()
   /// Where the outcomes go.
   var outcomes = Outcomes()
+  /// Whether the announcements go to the braille display too, or only there.
+  var braille = Braille()
 
   /// Whether the announcements come from standard input.
   var readsStandardInput: Bool {
@@ -109,16 +111,19 @@ extension AnnounceRequest {
   ) throws -> AnnounceRequest {
     var defaults = try Settings.announcement(environment: environment)
     defaults.soundIcon = soundIcon
-    if try Settings.timeout.resolved(nil, environment: environment) == nil {
+    let timeout = try Settings.timeout.resolved(nil, environment: environment)
+    if timeout == nil {
       defaults.retryTimeout = .seconds(hookTimeout)
     }
     let records = try HistorySwitch.isOn(environment: environment)
+    let braille = try Braille(environment: environment, limit: timeout.map { .seconds($0) })
     return AnnounceRequest(
       input: .texts([sentence]), defaults: defaults,
       maxQueue: try Settings.maxQueue.resolved(nil, environment: environment)
         ?? AnnouncerOptions.defaultMaxQueue,
       connection: Connection(environment: environment),
       outcomes: Outcomes(
-        history: records ? OutcomeLog.forUser(environment: environment) : nil, unattended: true))
+        history: records ? OutcomeLog.forUser(environment: environment) : nil, unattended: true),
+      braille: braille)
   }
 }

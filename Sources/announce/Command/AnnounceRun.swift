@@ -16,13 +16,16 @@ struct AnnounceRun {
   let service: any SpeechService
   /// Where the signals that end the run come from.
   let signals: any SignalSource
+  /// How the run reaches the braille display, when braille is on.
+  let brailleService: any BrailleService
 
   init(
     _ request: AnnounceRequest, service: any SpeechService = SpeechdService(),
-    signals: any SignalSource = ProcessSignals()
+    signals: any SignalSource = ProcessSignals(), braille: any BrailleService = BrlttyService()
   ) {
     self.request = request
     self.service = service
+    self.brailleService = braille
     self.signals = signals
     let outcomes = request.outcomes
     let terminal = Terminal(quiet: outcomes.quiet, log: outcomes.unattended ? outcomes.history : nil)
@@ -53,10 +56,13 @@ struct AnnounceRun {
     if let watched {
       switch try await waitUntilEnded(watched) {
       case .ended(let speaking):
-        return try await AnnounceRun(speaking, service: service, signals: signals).outcome()
+        return try await AnnounceRun(speaking, service: service, signals: signals, braille: brailleService)
+          .outcome()
       case .interrupted(let signal): return .interrupted(signal)
       }
     }
+    let braille = try await openBraille()
+    if request.braille.mode == .only, let braille { return await showBrailleOnly(on: braille) }
     let terminal = self.terminal
     let speaker: (announcer: Announcer, voices: (any VoiceListing)?)
     do {
@@ -87,7 +93,7 @@ struct AnnounceRun {
         throw .usage(problem)
       }
     }
-    let result = await speak(with: announcer, catalog: catalog)
+    let result = await speak(with: announcer, catalog: catalog, braille: braille)
     if case .finished(let summary) = result { sumUp(summary, service: announcer.speechService) }
     return result
   }
@@ -109,16 +115,22 @@ struct AnnounceRun {
   /// speech was cancelled, leaves the result to the signal; a signal that arrives after
   /// the session ended changes nothing. The session is not waited for after a signal:
   /// it may be blocked reading standard input, and the process exits with the result.
-  private func speak(with announcer: Announcer, catalog: VoiceCatalog?) async -> RunResult {
+  private func speak(
+    with announcer: Announcer, catalog: VoiceCatalog?, braille: BrailleFlasher?
+  ) async -> RunResult {
     if request.readsStandardInput && isatty(0) == 1 {
       terminal.error("Reading announcements from the terminal, one per line; press Control-D to finish.")
     }
+    let sinks = sinks()
+    // The display follows the speech's queue as one more sink (`--braille`).
+    let channel = braille.map { BrailleChannel(flasher: $0, sinks: sinks, terminal: terminal) }
     let session = AnnounceSession(
       announcer: announcer, defaults: request.defaults, catalog: catalog,
-      sinks: sinks(), terminal: terminal)
+      sinks: sinks + (channel.map { [$0] } ?? []), terminal: terminal)
     let (endings, ending) = AsyncStream.makeStream(of: RunResult.self, bufferingPolicy: .bufferingOldest(1))
     let signals = await self.signals.armed { signal in
       await session.cancelAll()
+      await channel?.cancel()
       ending.yield(.interrupted(signal))
     }
     defer { signals.disarm() }
@@ -128,6 +140,8 @@ struct AnnounceRun {
     let ssml = request.defaults.isSSML
     Task {
       let summary = await session.run(lines, format: format, ssml: ssml)
+      // With speech, the braille never changes the status: only that the display is given back.
+      _ = await channel?.finish()
       if signals.received == nil { ending.yield(.finished(summary)) }
     }
     var first = endings.makeAsyncIterator()
@@ -148,7 +162,7 @@ struct AnnounceRun {
   }
 
   /// The announcements: the TEXT arguments, or the lines of standard input.
-  private func inputLines() -> AsyncStream<InputLines.Line> {
+  func inputLines() -> AsyncStream<InputLines.Line> {
     if request.readsStandardInput { return InputLines.standardInput() }
     let texts = request.texts
     return AsyncStream { continuation in

@@ -14,7 +14,7 @@ struct Doctor: AsyncParsableCommand {
       In order: the speech-dispatcher address and why; whether the daemon answers within 2 \
       seconds, with its output module and language; a short spoken test sentence and its \
       outcome; the shell hook of the shell that ran doctor; tmux's hooks inside tmux; the \
-      SSH forward in an SSH session; and the outcome log. Exit status 0 when speech works, \
+      SSH forward in an SSH session; the braille display when ANNOUNCE_BRAILLE is on or only; and the outcome log. Exit status 0 when speech works, \
       69 when it cannot be heard, 1 when it works but something else is broken. See man announce.
       """)
 
@@ -68,6 +68,8 @@ struct Doctor: AsyncParsableCommand {
     if SSHForwardCheck.applies(environment: environment) {
       report(SSHForwardCheck(explicit: address, environment: environment).run())
     }
+    let braille = BrailleCheck.mode(environment: environment)
+    if braille != .off { report(await BrailleCheck(mode: braille, environment: environment).run()) }
     report(OutcomeLogCheck(environment: environment).run())
     let status = ExitStatus.of(DoctorOutcome.of(findings).result)
     if status != ExitStatus.success { throw ExitCode(status) }

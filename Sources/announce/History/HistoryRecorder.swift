@@ -22,6 +22,8 @@ final class HistoryRecorder: EventSink {
   /// The announcements waiting for their outcome, by id, with their text as spoken.
   private let waiting = Mutex<[AnnouncementID: Announcement]>([:])
   private let reported = Mutex(false)
+  /// The key that said an announcement was read on the braille display, by id, until its outcome is written.
+  private let acknowledged = Mutex<[AnnouncementID: String]>([:])
 
   /// - Parameters:
   ///   - log: where the outcomes are written.
@@ -42,6 +44,10 @@ final class HistoryRecorder: EventSink {
 
   func record(_ event: AnnouncerEvent) { record(event, at: Date(), pid: getpid()) }
 
+  func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration) {
+    acknowledged.withLock { $0[id] = key }
+  }
+
   /// Writes `event`, stamped with `date` and `pid`, if it says how an announcement ended.
   func record(_ event: AnnouncerEvent, at date: Date, pid: Int32) {
     switch event.kind {
@@ -53,7 +59,11 @@ final class HistoryRecorder: EventSink {
       _ = waiting.withLock { $0.removeValue(forKey: event.announcement) }
     case .spoken, .gaveUp:
       let announcement = waiting.withLock { $0.removeValue(forKey: event.announcement) }
-      write(line(for: event, announcement: announcement, at: date, pid: pid))
+      var line = line(for: event, announcement: announcement, at: date, pid: pid)
+      if let key = acknowledged.withLock({ $0.removeValue(forKey: event.announcement) }) {
+        line = line.dropLast() + ",\"acknowledged\":" + EventJSON.quoted(key) + "}"
+      }
+      write(line)
     case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,
       .waitingForTurn:
       return

@@ -9,7 +9,8 @@ import Glibc
 /// `part` and `parts` for texts spoken in more than one part, and `resumeAt` on an
 /// `attempt` that resumes after an interruption (where in `text` it starts, in
 /// Unicode code points). Input lines
-/// that were rejected appear as `rejected` events with `line` and `reason`.
+/// that were rejected appear as `rejected` events with `line` and `reason`, and an
+/// announcement read on the braille display as `acknowledged` with `key`.
 enum EventJSON {
   /// The JSON line for `event`.
   static func line(for event: AnnouncerEvent) -> String {
@@ -47,6 +48,17 @@ enum EventJSON {
     object.raw("line", String(lineNumber))
     object.string("text", input)
     object.string("reason", reason)
+    object.raw("time", seconds(time))
+    return object.line
+  }
+
+  /// The JSON line for an announcement a key on the braille display said was read.
+  static func acknowledged(id: AnnouncementID, text: String, key: String, time: Duration) -> String {
+    var object = Object()
+    object.string("event", "acknowledged")
+    object.raw("id", String(id.rawValue))
+    object.string("text", text)
+    object.string("key", key)
     object.raw("time", seconds(time))
     return object.line
   }

@@ -12,10 +12,14 @@ protocol EventSink: Sendable {
   func rejected(line: Int, input: String, reason: String, time: Duration)
   /// `announcement` was queued as `id`; its events follow.
   func queued(_ announcement: Announcement, as id: AnnouncementID)
+  /// A key pressed on the braille display said that announcement `id` was read; `time`
+  /// is since the braille display was opened.
+  func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration)
 }
 
 extension EventSink {
   func queued(_ announcement: Announcement, as id: AnnouncementID) {}
+  func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration) {}
 }
 
 /// `--json`: every event and rejected line as a JSON object on standard output.
@@ -30,6 +34,10 @@ struct JSONEventStream: EventSink {
     terminal.standardOutput(
       EventJSON.rejected(lineNumber: line, input: input, reason: reason, time: time))
   }
+
+  func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration) {
+    terminal.standardOutput(EventJSON.acknowledged(id: id, text: text, key: key, time: time))
+  }
 }
 
 /// `--verbose`: one plain line per event on standard error. Rejected lines need no line
@@ -42,4 +50,10 @@ struct VerboseLines: EventSink {
   }
 
   func rejected(line: Int, input: String, reason: String, time: Duration) {}
+
+  func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration) {
+    terminal.error(
+      "\(EventJSON.seconds(time, decimals: 2)) s: \"\(EventDescription.shortened(text))\": read on the braille display (\(key) pressed)"
+    )
+  }
 }

@@ -1,0 +1,94 @@
+import AnnouncerCore
+import Synchronization
+
+extension AnnounceRun {
+  /// Opens the braille display the request asks for: `nil` when braille is off (and
+  /// libbrlapi is never loaded). With `--braille`, a display that cannot be reached is
+  /// said in one line and the speech goes ahead without it.
+  ///
+  /// - Throws: with `--braille-only`, the service-unavailable failure naming the BrlAPI host.
+  func openBraille() async throws(RunFailure) -> BrailleFlasher? {
+    guard request.braille.mode != .off else { return nil }
+    switch await brailleService.flasher(
+      timing: request.braille.timing, environment: request.connection.environment)
+    {
+    case .success(let flasher): return flasher
+    case .failure(let unavailable):
+      if request.braille.mode == .only { throw .serviceUnavailable(unavailable.message) }
+      terminal.error(unavailable.message)
+      return nil
+    }
+  }
+
+  /// `--braille-only`: shows every input line on the display, one after another, without
+  /// speech, and waits until each has been shown for its whole time or acknowledged.
+  /// speech-dispatcher is never reached.
+  ///
+  /// Each outcome is reported as the speech's would be, so that `--json`, `--verbose`
+  /// and the history read the same: `spoken` means delivered on the display.
+  func showBrailleOnly(on flasher: BrailleFlasher) async -> RunResult {
+    let sinks = self.sinks()
+    let terminal = self.terminal
+    let failures = Mutex<[GiveUpReason: Int]>([:])
+    let channel = BrailleChannel(flasher: flasher, sinks: sinks, terminal: terminal) {
+      id, text, outcome, time in
+      var event = AnnouncerEvent(announcement: id, text: text, attempt: 1, time: time, kind: .queued)
+      switch outcome {
+      case .shown(let duration), .acknowledged(let duration):
+        event.kind = .spoken(duration: duration)
+      case .notShown(let failure):
+        let reason = Self.giveUpReason(for: failure)
+        event.kind = .gaveUp(reason)
+        failures.withLock { $0[reason, default: 0] += 1 }
+        if failure == .outOfTime {
+          terminal.error(
+            "Not delivered: \"\(EventDescription.shortened(text))\": its timeout ran out before it could be read at the braille pace; raise --timeout, or --braille-pace."
+          )
+        }
+      }
+      for sink in sinks { sink.record(event) }
+    }
+    let (endings, ending) = AsyncStream.makeStream(of: RunResult.self, bufferingPolicy: .bufferingOldest(1))
+    let signals = await self.signals.armed { signal in
+      await channel.cancel()
+      ending.yield(.interrupted(signal))
+    }
+    defer { signals.disarm() }
+    let lines = inputLines()
+    let limit = request.braille.limit
+    Task {
+      var count = 0
+      for await line in lines where SpeakableText.hasSpeech(line.text) {
+        count += 1
+        let id = AnnouncementID(count)
+        let text = Announcement(line.text).asSpoken.text
+        let queued = AnnouncerEvent(announcement: id, text: text, attempt: 0, time: .zero, kind: .queued)
+        for sink in sinks {
+          sink.queued(Announcement(text), as: id)
+          sink.record(queued)
+        }
+        channel.show(text, for: id, withSpeech: false, limit: limit)
+      }
+      _ = await channel.finish()
+      if signals.received == nil {
+        ending.yield(.finished(RunSummary(failureCounts: failures.withLock { $0 })))
+      }
+    }
+    var first = endings.makeAsyncIterator()
+    guard let result = await first.next() else {
+      preconditionFailure("the endings of a run never finish without one")
+    }
+    return result
+  }
+
+  /// The speech's reason that stands for a braille failure, with the same meaning for
+  /// the exit status: a display that cannot be reached is the service unavailable (69).
+  static func giveUpReason(for failure: BrailleFailure) -> GiveUpReason {
+    switch failure {
+    case .unavailable, .displayLost: .disconnected
+    case .notAnswering: .notAnswering
+    case .outOfTime: .interruptedOutOfTime
+    case .speechFailed, .cancelled: .cancelled
+    }
+  }
+}

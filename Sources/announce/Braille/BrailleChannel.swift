@@ -1,0 +1,127 @@
+import AnnouncerCore
+import Synchronization
+
+/// The braille display of one run: shows each announcement as it is queued, and tells
+/// the flasher when its speech ended (`--braille`), or shows it alone
+/// (`--braille-only`, see ``AnnounceRun/showBrailleOnly(on:)``).
+///
+/// It is an ``EventSink`` of the speech, so the display follows the same queue as the
+/// speech, in the same order. What happens on the display goes to the run's other sinks:
+/// a key that said the message was read becomes their `acknowledged`, and a display that
+/// went away is said in one line, once.
+final class BrailleChannel: EventSink {
+  /// Shows the flashes.
+  let flasher: BrailleFlasher
+  private let sinks: [any EventSink]
+  private let terminal: Terminal
+  private let book = FlashBook()
+  private let reporter: Task<Void, Never>
+
+  /// The flashes, shared with the task that reports the display's events.
+  private final class FlashBook: Sendable {
+    let flashes = Mutex<Flashes>(Flashes())
+  }
+
+  private struct Flashes {
+    /// The flash of each announcement whose speech has not ended.
+    var byAnnouncement: [AnnouncementID: BrailleFlashID] = [:]
+    /// The announcement and text of every flash, for the events.
+    var announcements: [BrailleFlashID: (id: AnnouncementID, text: String)] = [:]
+    /// Every flash, in order, to wait for at the end.
+    var all: [BrailleFlashID] = []
+  }
+
+  /// - Parameters:
+  ///   - flasher: the display's flasher.
+  ///   - sinks: where `acknowledged` goes.
+  ///   - terminal: where a display that went away is said.
+  ///   - whenFinished: called with each flash's announcement, text, outcome and time, in
+  ///     order, after its `acknowledged` (`--braille-only` reports its outcomes from here).
+  init(
+    flasher: BrailleFlasher, sinks: [any EventSink], terminal: Terminal,
+    whenFinished: (@Sendable (AnnouncementID, String, BrailleOutcome, Duration) -> Void)? = nil
+  ) {
+    self.flasher = flasher
+    self.sinks = sinks
+    self.terminal = terminal
+    let events = flasher.events()
+    let book = self.book
+    reporter = Task {
+      var said = false
+      for await event in events {
+        switch event.kind {
+        case .acknowledged(let key):
+          guard let (id, text) = book.flashes.withLock({ $0.announcements[event.flash] }) else { break }
+          for sink in sinks { sink.acknowledged(id, text: text, key: key, time: event.time) }
+        case .finished(let outcome):
+          if let whenFinished, let (id, text) = book.flashes.withLock({ $0.announcements[event.flash] }) {
+            whenFinished(id, text, outcome, event.time)
+          }
+          // One line for the run: the rest of the flashes meet the same missing display.
+          if let problem = event.problem, !said {
+            said = true
+            terminal.error(problem.message)
+          }
+        case .waitingForTurn, .shown, .released:
+          break
+        }
+      }
+    }
+  }
+
+  /// Shows `text` for announcement `id`; `withSpeech` holds it until its speech ends.
+  @discardableResult
+  func show(
+    _ text: String, for id: AnnouncementID, withSpeech: Bool, limit: Duration? = nil
+  ) -> BrailleFlashID {
+    book.flashes.withLock { flashes in
+      let flash = flasher.show(text, withSpeech: withSpeech, limit: limit)
+      if withSpeech { flashes.byAnnouncement[id] = flash }
+      flashes.announcements[flash] = (id, text)
+      flashes.all.append(flash)
+      return flash
+    }
+  }
+
+  func queued(_ announcement: Announcement, as id: AnnouncementID) {
+    show(announcement.asSpoken.text, for: id, withSpeech: true)
+  }
+
+  func record(_ event: AnnouncerEvent) {
+    let outcome: Outcome
+    switch event.kind {
+    case .spoken(let duration): outcome = .spoken(attempts: event.attempt, duration: duration)
+    case .gaveUp(let reason): outcome = .gaveUp(reason)
+    // A merged announcement is spoken as the one it joined: its own flash need not wait.
+    case .merged: outcome = .gaveUp(.dropped)
+    case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,
+      .waitingForTurn:
+      return
+    }
+    guard let flash = book.flashes.withLock({ $0.byAnnouncement.removeValue(forKey: event.announcement) })
+    else {
+      return
+    }
+    flasher.speechFinished(flash, outcome: outcome)
+  }
+
+  func rejected(line: Int, input: String, reason: String, time: Duration) {}
+
+  /// Waits until every flash has its outcome, then gives the display back and closes
+  /// the connection; returns the outcomes in order.
+  func finish() async -> [BrailleOutcome] {
+    let all = book.flashes.withLock { $0.all }
+    var outcomes: [BrailleOutcome] = []
+    for flash in all { outcomes.append(await flasher.outcome(of: flash)) }
+    await flasher.close()
+    await reporter.value
+    return outcomes
+  }
+
+  /// Ends every flash and gives the display back at once, then closes: for a signal.
+  func cancel() async {
+    await flasher.cancelAll()
+    await flasher.close()
+    await reporter.value
+  }
+}

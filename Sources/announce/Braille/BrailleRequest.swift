@@ -1,0 +1,49 @@
+import AnnouncerCore
+
+extension AnnounceRequest {
+  /// Whether and how the run shows its announcements on a braille display.
+  struct Braille: Sendable, Equatable {
+    /// Speech alone, speech and braille, or braille alone.
+    var mode = BrailleMode.off
+    /// The reading pace and the shortest flash time.
+    var timing = BrailleTiming()
+    /// With `--braille-only`, the longest a message is held: the announcement's timeout,
+    /// only when the user set one (`--timeout` or `ANNOUNCE_TIMEOUT`); `nil` holds it
+    /// until it has been read at the pace.
+    var limit: Duration?
+
+    /// The braille a run started without options has: `ANNOUNCE_BRAILLE`, as the shell
+    /// hooks, tmux alerts and `replay` inherit it.
+    ///
+    /// - Throws: the usage error of a value that is not on, only or off.
+    init(environment: [String: String], limit: Duration? = nil) throws {
+      mode = try BrailleOptions.mode(environment: environment)
+      self.limit = limit
+    }
+
+    init(mode: BrailleMode = .off, timing: BrailleTiming = BrailleTiming(), limit: Duration? = nil) {
+      self.mode = mode
+      self.timing = timing
+      self.limit = limit
+    }
+  }
+}
+
+/// How a run reaches the braille display: brltty through BrlAPI in the command, a
+/// scripted display in the tests. Asked only when braille is on, so that libbrlapi is
+/// loaded only then.
+protocol BrailleService: Sendable {
+  /// A flasher for the display, or why there is none, in one sentence naming the BrlAPI host.
+  func flasher(
+    timing: BrailleTiming, environment: [String: String]
+  ) async -> Result<BrailleFlasher, BrailleUnavailable>
+}
+
+/// The braille of the command: brltty at the environment's `BRLAPI_HOST`.
+struct BrlttyService: BrailleService {
+  func flasher(
+    timing: BrailleTiming, environment: [String: String]
+  ) async -> Result<BrailleFlasher, BrailleUnavailable> {
+    await BrailleFlasher.brltty(environment: environment, timing: timing)
+  }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+
+extension SpeakingTests {
+  /// `announce --braille` and `--braille-only` themselves, against the real brltty of the
+  /// release under test (6.5 for `TESTSTACK_RELEASE=12`, 6.7 for 13) with its Virtual
+  /// display, and a stand-in screen reader holding the display on the same session, as
+  /// Orca does. Nested in ``SpeakingTests`` so that the recordings hold only their speech.
+  @Suite struct BrailleAnnounceTests: RealStackTest {
+    let stack: TestStack
+    init() throws { stack = try TestStack.shared.get() }
+
+    static let readerLine = "screen reader line"
+
+    /// A brltty of its own with the screen reader stand-in showing its line.
+    func brlttyWithScreenReader() throws -> PrivateBrltty {
+      let brltty = try PrivateBrltty()
+      try brltty.startScreenReader(showing: Self.readerLine)
+      return brltty
+    }
+
+    /// The environment announce runs with: the speech stack's, with the BrlAPI host of
+    /// `brltty` and the screen reader's session (tty 7), and a history of its own.
+    func environment(_ brltty: PrivateBrltty, _ extra: [String: String] = [:]) -> [String: String] {
+      brltty.stack.clientEnvironment(stack.clientEnvironment(extra))
+    }
+
+    func start(
+      _ arguments: [String], _ brltty: PrivateBrltty, _ extra: [String: String] = [:]
+    ) throws -> Running {
+      try Running(Command.announce, arguments, environment: environment(brltty, extra))
+    }
+
+    /// The frames from the first one showing `text` on, up to the screen reader's line.
+    func held(_ text: String, in brltty: PrivateBrltty) throws -> Duration {
+      let shown = try #require(brltty.display.timeline.first { $0.text.contains(text) })
+      let back = try #require(
+        brltty.display.timeline.first { $0.time > shown.time && $0.text == Self.readerLine })
+      return back.time - shown.time
+    }
+
+    @Test func withSpeechTheTextIsShownWhileSpokenHeldTheFlashTimeAndTheLineComesBack() throws {
+      let brltty = try brlttyWithScreenReader()
+      let recording = try stack.record()
+      let running = try start(["--braille", "--braille-flash", "3", "--json", "Build failed"], brltty)
+      #expect(running.waitForOutput(containing: "\"event\":\"begin\""))
+      #expect(brltty.waitUntilShown("Build failed"))
+      let result = running.wait(timeout: 30)
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardError.isEmpty, "\(result.standardError)")
+      #expect(result.standardOutput.contains("\"event\":\"spoken\""))
+      #expect(recording.stop() > 0.3, "the speech was recorded")
+      #expect(brltty.waitUntilShown(Self.readerLine, within: 1))
+      #expect(try held("Build failed", in: brltty) >= .milliseconds(2900))
+      // It ran at least the flash time: announce waits for the display to be given back.
+      #expect(result.seconds >= 2.9)
+    }
+
+    @Test func aLongTextIsPannedAndEveryWordReachesTheDisplay() throws {
+      let brltty = try brlttyWithScreenReader()
+      let text =
+        "The nightly build of announce failed in the integration stage with three errors in the braille tests on Debian thirteen"
+      let result = try Command.run(
+        Command.announce, ["--braille-only", "--braille-pace", "1000", "--braille-flash", "0", text],
+        environment: environment(brltty), timeout: 30)
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(brltty.waitUntilShown(Self.readerLine, within: 1))
+      let shown = brltty.shown.joined(separator: " ")
+      for word in text.split(separator: " ") {
+        #expect(shown.contains(word), "\(word) never reached the display: \(brltty.shown)")
+      }
+      let windows = brltty.shown.filter { $0 != Self.readerLine && $0 != "no screen" }
+      #expect(windows.count >= 3, "\(windows)")
+    }
+
+    @Test func brailleOnlyWithARoutingKeyIsAcknowledgedInJSONAndTheHistory() throws {
+      let brltty = try brlttyWithScreenReader()
+      let state = NSTemporaryDirectory() + "announce-braille-\(getpid())-\(UUID().uuidString.prefix(6))"
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      let running = try start(
+        ["--braille-only", "--braille-flash", "30", "--json", "Tests passed"], brltty,
+        ["XDG_STATE_HOME": state])
+      #expect(brltty.waitUntilShown("Tests passed"))
+      brltty.press("route 3")
+      let result = running.wait(timeout: 10)
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.seconds < 10)
+      #expect(result.standardOutput.contains("\"event\":\"acknowledged\""), "\(result.standardOutput)")
+      #expect(result.standardOutput.contains("\"key\":\"route 3\""), "\(result.standardOutput)")
+      #expect(brltty.waitUntilShown(Self.readerLine, within: 1))
+      let history = try Command.run(
+        Command.announce, ["history", "--json", "-n", "1"],
+        environment: environment(brltty, ["XDG_STATE_HOME": state]))
+      #expect(history.standardOutput.contains("\"acknowledged\":\"route 3\""), "\(history.standardOutput)")
+    }
+
+    @Test(arguments: [(SIGHUP, Int32(129)), (SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func aSignalDuringAFlashGivesTheLineBackAndExitsWithItsStatus(signal: Int32, status: Int32) throws {
+      let brltty = try brlttyWithScreenReader()
+      let running = try start(["--braille-only", "--braille-flash", "30", "Deploy finished"], brltty)
+      #expect(brltty.waitUntilShown("Deploy finished"))
+      running.send(signal)
+      let result = running.wait(timeout: 10)
+      #expect(result.status == status, "\(result.standardError)")
+      #expect(brltty.waitUntilShown(Self.readerLine, within: 1), "\(brltty.shown)")
+    }
+
+    @Test func withNoBrlttyBrailleSpeaksWithOneLineAndBrailleOnlyExits69NamingTheHost() throws {
+      var environment = stack.clientEnvironment()
+      environment["BRLAPI_HOST"] = ":announce-none-\(getpid())"
+      environment["BRLAPI_AUTH"] = "none"
+      let withSpeech = try Command.run(Command.announce, ["--braille", "Saved"], environment: environment)
+      #expect(withSpeech.status == 0, "\(withSpeech.standardError)")
+      let lines = withSpeech.standardError.split(separator: "\n")
+      #expect(lines.count == 1 && lines[0].contains(":announce-none-"), "\(lines)")
+      let alone = try Command.run(Command.announce, ["--braille-only", "Saved"], environment: environment)
+      #expect(alone.status == 69)
+      let sentence = alone.standardError.split(separator: "\n")
+      #expect(sentence.count == 1 && sentence[0].contains(":announce-none-"), "\(sentence)")
+      #expect(sentence.first?.contains("BRLAPI_HOST") == true)
+    }
+
+    @Test func twoProcessesAtOnceAreShownOneAfterTheOther() throws {
+      let brltty = try brlttyWithScreenReader()
+      let arguments = ["--braille-only", "--braille-flash", "1"]
+      let first = try start(arguments + ["First message"], brltty)
+      #expect(brltty.waitUntilShown("First message"))
+      let second = try start(arguments + ["Second message"], brltty)
+      #expect(first.wait(timeout: 15).status == 0)
+      #expect(second.wait(timeout: 15).status == 0)
+      #expect(brltty.waitUntilShown(Self.readerLine, within: 1))
+      let shown = brltty.shown
+      let firstAt = try #require(shown.firstIndex(of: "First message"))
+      let secondAt = try #require(shown.firstIndex(of: "Second message"))
+      #expect(firstAt < secondAt)
+      // The first is never shown again once the second took its turn.
+      #expect(!shown[secondAt...].contains("First message"), "\(shown)")
+    }
+
+    @Test func doctorReportsTheDisplayAndItsCellsOnlyWhenBrailleIsAskedFor() throws {
+      let brltty = try brlttyWithScreenReader()
+      let asked = try Command.run(
+        Command.announce, ["doctor", "--json"],
+        environment: environment(brltty, ["ANNOUNCE_BRAILLE": "only"]),
+        timeout: 60)
+      let line = asked.standardOutput.split(separator: "\n").first { $0.contains("\"check\":\"braille\"") }
+      #expect(line?.contains("\"finding\":\"fine\"") == true, "\(asked.standardOutput)")
+      #expect(line?.contains("\"cells\":40") == true, "\(asked.standardOutput)")
+      // Nothing was written: the screen reader's line stayed.
+      #expect(brltty.display.text == Self.readerLine)
+      let notAsked = try Command.run(
+        Command.announce, ["doctor", "--json"], environment: environment(brltty), timeout: 60)
+      #expect(!notAsked.standardOutput.contains("\"check\":\"braille\""))
+      var missing = environment(brltty, ["ANNOUNCE_BRAILLE": "only"])
+      missing["BRLAPI_HOST"] = ":announce-none-\(getpid())"
+      let none = try Command.run(Command.announce, ["doctor"], environment: missing, timeout: 60)
+      #expect(none.status == 69, "\(none.standardOutput)")
+    }
+
+    @Test func aScreenReaderThatWritesMeanwhileGetsItsNewestTextBack() throws {
+      let brltty = try brlttyWithScreenReader()
+      let running = try start(["--braille-only", "--braille-flash", "2", "Upload complete"], brltty)
+      #expect(brltty.waitUntilShown("Upload complete"))
+      brltty.screenReaderWrites("the newest line")
+      #expect(!brltty.waitUntilShown("the newest line", within: 0.5))
+      #expect(running.wait(timeout: 15).status == 0)
+      #expect(brltty.waitUntilShown("the newest line", within: 1))
+    }
+  }
+}

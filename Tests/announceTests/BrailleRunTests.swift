@@ -1,0 +1,130 @@
+import AnnouncerCore
+import Foundation
+import Synchronization
+import Testing
+
+@testable import announce
+
+/// A braille display that records what it is told and takes scripted keys, as BrlAPI's
+/// client would report them: no brltty.
+final class ScriptedDisplay: BrailleDisplay {
+  let address = "BrlAPI host :test"
+  let inputs: AsyncStream<BrailleDisplayInput>
+  private let input: AsyncStream<BrailleDisplayInput>.Continuation
+  private let state = Mutex<[String]>([])
+  private let cells: Result<Int, BrailleUnavailable>
+
+  init(cells: Result<Int, BrailleUnavailable> = .success(40)) {
+    self.cells = cells
+    (inputs, input) = AsyncStream.makeStream(of: BrailleDisplayInput.self)
+  }
+
+  var calls: [String] { state.withLock { $0 } }
+  func press(_ key: BrailleKey) { input.yield(.key(key)) }
+
+  /// Waits until `text` has been written.
+  func waitUntilWritten(_ text: String) async {
+    while !calls.contains("write \(text)") { await Task.yield() }
+  }
+
+  func enterTtyMode() async -> Result<Int, BrailleUnavailable> {
+    state.withLock { $0.append("enter") }
+    return cells
+  }
+  func setPriority(_ priority: UInt32) async { state.withLock { $0.append("priority \(priority)") } }
+  func write(_ text: String) async { state.withLock { $0.append("write \(text)") } }
+  func leaveTtyMode() async { state.withLock { $0.append("leave") } }
+  func close() async {
+    state.withLock { $0.append("close") }
+    input.finish()
+  }
+}
+
+/// The braille service of a test: this display, or why there is none.
+struct ScriptedBrailleService: BrailleService {
+  var display: Result<ScriptedDisplay, BrailleUnavailable>
+
+  func flasher(
+    timing: BrailleTiming, environment: [String: String]
+  ) async -> Result<BrailleFlasher, BrailleUnavailable> {
+    display.map { BrailleFlasher(display: $0, timing: timing) }
+  }
+}
+
+/// The run's braille rules with a scripted display and a scripted speech service.
+@Suite(.timeLimit(.minutes(1))) struct BrailleRunTests {
+  let service = ScriptedService()
+  /// Short times, so that a flash shown for its whole time ends at once.
+  let quick = BrailleTiming(wordsPerMinute: 1000, minimumFlash: .zero, shortestWindow: .milliseconds(1))
+  static let missing = BrailleUnavailable(
+    .unavailable, message: "Braille is not available at BrlAPI host :test; start brltty.")
+
+  func request(_ texts: [String], mode: BrailleMode, log: OutcomeLog? = nil) -> AnnounceRequest {
+    AnnounceRequest(
+      input: .texts(texts), outcomes: AnnounceRequest.Outcomes(quiet: true, history: log),
+      braille: AnnounceRequest.Braille(mode: mode, timing: quick))
+  }
+
+  @Test func brailleOnlyAcknowledgedWithAKeyIsDeliveredRecordedAndNeverReachesSpeech() async throws {
+    try await withTemporaryLog { log in
+      let display = ScriptedDisplay()
+      var slow = request(["Tests passed"], mode: .only, log: log)
+      slow.braille.timing.minimumFlash = .seconds(60)
+      let run = AnnounceRun(
+        slow, service: service, braille: ScriptedBrailleService(display: .success(display)))
+      async let result = run.result()
+      await display.waitUntilWritten("Tests passed")
+      display.press(.other(name: "route 3"))
+      #expect(await result == .finished(RunSummary()))
+      #expect(service.connectionCount == 0)
+      // Given back in the order that redraws on brltty 6.5 and 6.7, then closed.
+      #expect(display.calls.suffix(4) == ["priority 0", "write ", "leave", "close"])
+      let recorded = try String(contentsOfFile: log.path, encoding: .utf8)
+      #expect(recorded.contains("\"event\":\"spoken\"") && recorded.contains("\"acknowledged\":\"route 3\""))
+    }
+  }
+
+  @Test func brailleOnlyWithNoDisplayIsUnavailableAndNeverReachesSpeech() async {
+    let run = AnnounceRun(
+      request(["Saved"], mode: .only), service: service,
+      braille: ScriptedBrailleService(display: .failure(Self.missing)))
+    let result = await run.result()
+    #expect(result == .failed(.serviceUnavailable(Self.missing.message)))
+    #expect(ExitStatus.of(result) == 69)
+    #expect(service.connectionCount == 0)
+  }
+
+  @Test func withSpeechANoDisplayIsNoFailureAndTheSpeechGoesAhead() async {
+    let speaking = service.speakEverything()
+    let run = AnnounceRun(
+      request(["Saved"], mode: .on), service: service,
+      braille: ScriptedBrailleService(display: .failure(Self.missing)))
+    #expect(await run.result() == .finished(RunSummary()))
+    await service.backend.close()
+    #expect(await speaking.value == ["Saved"])
+  }
+
+  @Test func withSpeechEachAnnouncementIsShownAndTheDisplayGivenBackBeforeTheRunEnds() async {
+    let speaking = service.speakEverything()
+    let display = ScriptedDisplay()
+    let run = AnnounceRun(
+      request(["Build done", "Tests passed"], mode: .on), service: service,
+      braille: ScriptedBrailleService(display: .success(display)))
+    #expect(await run.result() == .finished(RunSummary()))
+    await service.backend.close()
+    #expect(await speaking.value == ["Build done", "Tests passed"])
+    let writes = display.calls.filter { $0.hasPrefix("write ") && $0 != "write " }
+    #expect(writes == ["write Build done", "write Tests passed"])
+    #expect(display.calls.last == "close")
+  }
+
+  @Test func theHooksAndReplayFollowAnnounceBraille() throws {
+    let only = try AnnounceRequest.hook(
+      speaking: "make finished", soundIcon: nil,
+      environment: ["ANNOUNCE_BRAILLE": "only", "ANNOUNCE_TIMEOUT": "20"])
+    #expect(only.braille.mode == .only)
+    #expect(only.braille.limit == .seconds(20))
+    let off = try AnnounceRequest.hook(speaking: "make finished", soundIcon: nil, environment: [:])
+    #expect(off.braille.mode == .off && off.braille.limit == nil)
+  }
+}
