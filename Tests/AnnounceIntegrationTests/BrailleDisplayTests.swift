@@ -56,7 +56,15 @@ final class PrivateBrltty: Sendable {
   /// Everything the display showed, in order, without the padding.
   var shown: [String] { display.timeline.map(\.text) }
 
-  /// Whether the display shows exactly `text`, now or within `seconds`.
+  /// Whether the display shows exactly `text`, now or within `seconds`, blocking the calling thread: for
+  /// tests whose code under test runs in another process.
+  @discardableResult
+  func waitUntilShown(_ text: String, within seconds: Double = 5) -> Bool {
+    display.waitForFrame(timeout: .milliseconds(Int64(seconds * 1000))) { $0.text == text } != nil
+  }
+
+  /// The same without holding a cooperative thread, for tests whose flasher runs in
+  /// this process (see ``VirtualBrailleDisplay/waitForFrame(since:timeout:where:)``).
   @discardableResult
   func waitUntilShown(_ text: String, within seconds: Double = 5) async -> Bool {
     await display.waitForFrame(timeout: .milliseconds(Int64(seconds * 1000))) { @Sendable in $0.text == text }
