@@ -61,25 +61,35 @@ extension SpeakingTests {
       #expect(all.count == 10, "\(all)")
     }
 
-    /// 4,000 outcomes of the longest texts a record keeps, so that the log rotates, then
-    /// the flood: the last 1,000 outcomes are all still listed, newest first.
+    /// 6,000 outcomes of the longest texts a record keeps, so that the log rotates twice
+    /// and the second rotation carries missed ones forward, then the flood: the last
+    /// 1,000 outcomes are all still listed, newest first, and the carried ones in their
+    /// place in time, not among the newest.
     @Test func theHistoryKeepsAtLeastTheLastThousandOutcomesThroughAFlood() throws {
       let state = freshState()
       defer { try? FileManager.default.removeItem(atPath: state) }
       let long = String(repeating: "long words ", count: 90)
-      for batch in 0..<10 {
+      for batch in 0..<15 {
         let texts = (1...400).map { "Outcome \(batch * 400 + $0) \(long)" }
         #expect(try announce(texts, state: state, Self.nowhere).status == 69)
       }
       let flood = (1...20_000).map { "INFO served \($0)\n" }.joined()
       #expect(try announce(["--input", "json", "--quiet"], state: state, input: flood).status == 65)
+      // The newest file starts with announcements older than those of the file before it.
+      func firstNumber(_ file: String) -> Int? {
+        let text = try? String(contentsOfFile: state + "/announce/" + file, encoding: .utf8)
+        let first = text?.split(separator: "\n").first?.split(separator: "Outcome ").dropFirst().first
+        return first?.split(separator: " ").first.flatMap { Int($0) }
+      }
+      let carried = try #require(firstNumber("log.jsonl"))
+      #expect(carried < (try #require(firstNumber("log.jsonl.1"))), "nothing was carried forward")
       let listed = try announce(["history", "-n", "5000"], state: state).standardOutput.split(separator: "\n")
       #expect(listed.count >= 1_000, "\(listed.count) outcomes listed")
-      #expect(listed.first?.contains(": Outcome 4000 long words") == true, "\(listed.first ?? "")")
+      #expect(listed.first?.contains(": Outcome 6000 long words") == true, "\(listed.first ?? "")")
       let numbers = listed.prefix(1_000).compactMap { line in
         line.split(separator: ": Outcome ").last?.split(separator: " ").first.flatMap { Int($0) }
       }
-      #expect(numbers == Array((3_001...4_000).reversed()), "not the last 1,000 in order")
+      #expect(numbers == Array((5_001...6_000).reversed()), "not the last 1,000 in order")
     }
 
     /// Ten replays and ten writers at once, each its own process.
