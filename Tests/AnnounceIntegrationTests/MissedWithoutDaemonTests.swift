@@ -53,6 +53,18 @@ extension SpeakingTests {
       try expectReplayed(state: state)
     }
 
+    @Test func aDetachedAnnouncementWithNoDaemonIsRecordedAsMissed() throws {
+      let state = freshState()
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      let failed = try announce(["--detach", "Upload failed"], state: state, Self.nowhere)
+      #expect(failed.status == 69, "\(failed.standardError)")
+      let missed = try announce(["history", "--missed"], state: state)
+      #expect(
+        missed.standardOutput.hasSuffix(" ago, not heard (speech-dispatcher unreachable): Upload failed\n"),
+        "\(missed.standardOutput)")
+      try expectReplayed(state: state)
+    }
+
     @Test func theShellHookWithNoDaemonRecordsItsSentenceAsMissed() throws {
       let state = freshState()
       defer { try? FileManager.default.removeItem(atPath: state) }

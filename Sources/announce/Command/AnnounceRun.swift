@@ -107,7 +107,7 @@ struct AnnounceRun {
   /// announcer took it: replay exists for these. Lines of standard input were not read
   /// yet and stay unread, so nothing is recorded for them (see the man page's History
   /// and replay).
-  private func recordUnheard(because reason: GiveUpReason) {
+  func recordUnheard(because reason: GiveUpReason) {
     guard let recorder else { return }
     for (index, text) in request.texts.enumerated() {
       var announcement = request.defaults
