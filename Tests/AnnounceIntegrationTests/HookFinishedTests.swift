@@ -29,15 +29,19 @@ import Testing
     #expect(entries.isEmpty)
   }
 
-  @Test func anUnreachableDaemonIsLoggedAsAnError() throws {
+  /// The sentence is recorded as missed, for replay, and the failure as an error.
+  @Test func anUnreachableDaemonIsLoggedAsAnErrorAndItsSentenceAsMissed() throws {
     let (result, entries) = try hookFinished(
       ["--status", "2", "--milliseconds", "12000", "--", "make test"],
       environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/hook.sock"])
     #expect(result.status == 69)
-    #expect(entries.count == 1)
-    #expect(entries.first?["event"] as? String == "error")
-    #expect(entries.first?["status"] as? Int == 69)
-    #expect((entries.first?["text"] as? String)?.contains("/nonexistent/hook.sock") == true)
+    #expect(entries.count == 2, "\(entries)")
+    #expect(entries.first?["event"] as? String == "gave-up")
+    #expect(entries.first?["reason"] as? String == "unreachable")
+    #expect((entries.first?["text"] as? String)?.contains("make test") == true)
+    #expect(entries.last?["event"] as? String == "error")
+    #expect(entries.last?["status"] as? Int == 69)
+    #expect((entries.last?["text"] as? String)?.contains("/nonexistent/hook.sock") == true)
   }
 
   @Test func anInvalidVariableIsLoggedWithTheSentenceThatWasNotSpoken() throws {
@@ -77,7 +81,8 @@ extension HookFinishedTests {
     #expect(roomy.status == 69)
     let lines = try String(contentsOfFile: log, encoding: .utf8).split(
       separator: "\n", omittingEmptySubsequences: false)
-    #expect(lines.count == 3 && lines.last == "", "\(lines)")
+    // The earlier record, the missed sentence and the error.
+    #expect(lines.count == 4 && lines.last == "", "\(lines)")
     for line in lines.dropLast() {
       #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "\(line)")
     }

@@ -15,6 +15,10 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
   case cancelled
   /// Flood control dropped it before it was tried.
   case dropped
+  /// No connection to speech-dispatcher could be made, so it was never tried: no daemon
+  /// was listening at the address, or the address could not be used. The command's
+  /// own failure sentence names the address and the fix.
+  case unreachable
 
   /// Whether the speech service itself is unavailable: its audio output is broken
   /// (``stalled``), it stopped answering (``notAnswering``), or it went away and did not
@@ -26,7 +30,7 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
   /// (the command's 69) when any announcement was given up for one.
   public var meansServiceUnavailable: Bool {
     switch self {
-    case .stalled, .notAnswering, .disconnected: true
+    case .stalled, .notAnswering, .disconnected, .unreachable: true
     case .interruptedOutOfTime, .noRetry, .cancelled, .dropped: false
     }
   }
@@ -45,6 +49,7 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
     case .disconnected: "the connection to speech-dispatcher was lost and did not come back in time"
     case .cancelled: "it was cancelled"
     case .dropped: "too many announcements were waiting, so it was skipped"
+    case .unreachable: "no connection to speech-dispatcher could be made"
     }
   }
 
@@ -55,7 +60,7 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
     case .stalled:
       "check that PulseAudio or PipeWire is running and read speech-dispatcher's log in ~/.cache/speech-dispatcher/log"
     case .notAnswering: "resume a stopped one with kill -CONT, or kill it and start it again"
-    case .interruptedOutOfTime, .noRetry, .disconnected, .cancelled, .dropped: nil
+    case .interruptedOutOfTime, .noRetry, .disconnected, .cancelled, .dropped, .unreachable: nil
     }
   }
 
@@ -76,6 +81,7 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
     case .disconnected: "speech-dispatcher went away"
     case .cancelled: "cancelled"
     case .dropped: "skipped in a flood"
+    case .unreachable: "speech-dispatcher unreachable"
     }
   }
 }

@@ -71,6 +71,7 @@ struct AnnounceRun {
         // Without a word, announcers would talk over each other with no hint why.
         whenTurnsUnavailable: { terminal.error($0.message) })
     } catch {
+      recordUnheard(because: .unreachable)
       throw RunFailure(connecting: error)
     }
     let announcer = speaker.announcer
@@ -80,22 +81,50 @@ struct AnnounceRun {
     // Names speech-dispatcher does not know would be spoken with some other voice.
     // A check cut short (the daemon stopped answering, or went away) is no pass.
     let catalog = speaker.voices.map { VoiceCatalog($0, howToList: Announce.howToListVoices) }
+    var defaults = request.defaults
     if let catalog {
       let problem: String?
       do {
         problem = try await catalog.problem(with: request.defaults.voice)
       } catch {
         await announcer.close()
+        recordUnheard(because: .notAnswering)
         throw RunFailure(connecting: error)
       }
-      if let problem {
+      if let problem, request.outcomes.replays != nil {
+        // The record names a module, voice or language that has gone since: the user
+        // typed nothing wrong, and what was missed is better heard in another voice
+        // than never.
+        terminal.error("Replaying it with speech-dispatcher's default voice, because \(problem)")
+        defaults.voice.outputModule = nil
+        defaults.voice.voiceName = nil
+        defaults.voice.language = nil
+      } else if let problem {
         await announcer.close()
         throw .usage(problem)
       }
     }
-    let result = await speak(with: announcer, catalog: catalog, braille: braille)
+    let result = await speak(with: announcer, catalog: catalog, defaults: defaults, braille: braille)
     if case .finished(let summary) = result { sumUp(summary, service: announcer.speechService) }
     return result
+  }
+
+  /// Records each TEXT as missed, given up for `reason`, when the run ends before the
+  /// announcer took it: replay exists for these. Lines of standard input were not read
+  /// yet and stay unread, so nothing is recorded for them (see the man page's History
+  /// and replay).
+  func recordUnheard(because reason: GiveUpReason) {
+    guard let recorder else { return }
+    for (index, text) in request.texts.enumerated() {
+      var announcement = request.defaults
+      announcement.text = text
+      // A blank one would not have been spoken either.
+      guard announcement.isSSML || SpeakableText.hasSpeech(text) else { continue }
+      let id = AnnouncementID(index + 1)
+      recorder.queued(announcement, as: id)
+      recorder.record(
+        AnnouncerEvent(announcement: id, text: text, attempt: 0, time: .zero, kind: .gaveUp(reason)))
+    }
   }
 
   /// SSML TEXTs are checked before anything connects, so that `--detach` reports them too.
@@ -116,7 +145,7 @@ struct AnnounceRun {
   /// the session ended changes nothing. The session is not waited for after a signal:
   /// it may be blocked reading standard input, and the process exits with the result.
   private func speak(
-    with announcer: Announcer, catalog: VoiceCatalog?, braille: BrailleFlasher?
+    with announcer: Announcer, catalog: VoiceCatalog?, defaults: Announcement, braille: BrailleFlasher?
   ) async -> RunResult {
     if request.readsStandardInput && isatty(0) == 1 {
       terminal.error("Reading announcements from the terminal, one per line; press Control-D to finish.")
@@ -125,7 +154,7 @@ struct AnnounceRun {
     // The display follows the speech's queue as one more sink (`--braille`).
     let channel = braille.map { BrailleChannel(flasher: $0, sinks: sinks, terminal: terminal) }
     let session = AnnounceSession(
-      announcer: announcer, defaults: request.defaults, catalog: catalog,
+      announcer: announcer, defaults: defaults, catalog: catalog,
       sinks: sinks + (channel.map { [$0] } ?? []), terminal: terminal)
     let (endings, ending) = AsyncStream.makeStream(of: RunResult.self, bufferingPolicy: .bufferingOldest(1))
     let signals = await self.signals.armed { signal in

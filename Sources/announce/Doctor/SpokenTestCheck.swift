@@ -101,7 +101,7 @@ struct SpokenTestCheck {
           sentence:
             "speech-dispatcher began the test sentence but never finished it, so its audio output is broken; \(server.fix).",
           facts: facts)
-      case .notAnswering, .disconnected:
+      case .notAnswering, .disconnected, .unreachable:
         return DoctorLine(
           check: "speech", finding: .speechUnavailable,
           sentence:

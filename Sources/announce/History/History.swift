@@ -35,7 +35,22 @@ struct History {
   }
 
   /// The outcomes, oldest first: `spoken` and `gave-up` records with a text.
-  var outcomes: [HistoryRecord] { records.filter(\.isOutcome) }
+  var outcomes: [HistoryRecord] { Self.inTimeOrder(records.filter(\.isOutcome), seconds: \.seconds) }
+
+  /// `items` ordered by their time, the order of the log where times are equal or missing
+  /// (an item without one takes the time of the one before it).
+  ///
+  /// The log is in the order of writing but for one exception: the missed announcements
+  /// a rotation carries into the new file follow the newer records of the older file,
+  /// and must not be listed or replayed as newer than they are.
+  static func inTimeOrder<Item>(_ items: [Item], seconds: (Item) -> Double?) -> [Item] {
+    var time = -Double.infinity
+    let timed = items.enumerated().map { index, item in
+      time = seconds(item) ?? time
+      return (time: time, index: index, item: item)
+    }
+    return timed.sorted { ($0.time, $0.index) < ($1.time, $1.index) }.map(\.item)
+  }
 
   /// The keys of the announcements that were heard, first or on a replay.
   var heardKeys: Set<String> {

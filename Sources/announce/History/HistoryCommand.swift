@@ -65,9 +65,12 @@ struct HistoryCommand: ParsableCommand {
     var chosen: [(line: String, record: HistoryRecord)] = []
     let history = History(lines: lines)
     let missedKeys = missed ? Set(history.missed.compactMap(\.key)) : []
-    for line in lines.reversed() {
-      guard chosen.count < count, let record = HistoryRecord.parseKeeping(line)?.record, record.isOutcome
-      else { continue }
+    let outcomes = History.inTimeOrder(
+      lines.compactMap { line in
+        HistoryRecord.parseKeeping(line).map { (line: line, record: $0.record) }
+      }.filter(\.record.isOutcome), seconds: \.record.seconds)
+    for (line, record) in outcomes.reversed() {
+      guard chosen.count < count else { break }
       if missed, !missedKeys.contains(record.key ?? "") || record.replays != nil { continue }
       if let oldest, (record.seconds ?? 0) < oldest { continue }
       chosen.append((line, record))

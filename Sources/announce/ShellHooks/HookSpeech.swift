@@ -25,8 +25,11 @@ enum HookSpeech {
       // An invalid ANNOUNCE_ variable: say so where the user can find it.
       let failure = RunFailure.usage(Announce.message(for: error))
       result = .failed(failure)
+      // With the history off (or its switch unreadable) the sentence, which holds a
+      // command line or a window name, is not written: only why nothing was said.
+      let what = (try? HistorySwitch.isOn(environment: environment)) == true ? " \"\(sentence)\"" : ""
       OutcomeLog.forUser(environment: environment).record(
-        error: "\(hook) could not announce \"\(sentence)\": \(failure.sentence)",
+        error: "\(hook) could not announce\(what): \(failure.sentence)",
         status: ExitStatus.of(result))
     }
     let status = ExitStatus.of(result)

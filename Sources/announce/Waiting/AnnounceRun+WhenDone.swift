@@ -29,6 +29,7 @@ extension AnnounceRun {
       return try await SpeechdClient.connect(
         address: connection.address, environment: connection.environment, appName: connection.appName)
     } catch {
+      recordUnheard(because: .unreachable)
       throw RunFailure(connecting: error)
     }
   }
