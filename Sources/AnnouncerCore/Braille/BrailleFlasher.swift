@@ -61,7 +61,7 @@ public final class BrailleFlasher: Sendable {
 
   private let inputs = Inbox<Input>()
   private let display: any BrailleDisplay
-  private let subscribers = BrailleEventHub()
+  private let subscribers = EventHub<BrailleEvent>()
   private let lastID = Mutex(0)
   private let forwarder: Task<Void, Never>
   private let performer: Task<Void, Never>
@@ -400,43 +400,5 @@ private struct FlashLoop {
       }
     }
     timer = (deadline, task)
-  }
-}
-
-/// Hands every braille event to everyone who asked for ``BrailleFlasher/events()``.
-private final class BrailleEventHub: Sendable {
-  private struct Subscribers {
-    var continuations: [Int: AsyncStream<BrailleEvent>.Continuation] = [:]
-    var lastKey = 0
-  }
-
-  private let subscribers = Mutex(Subscribers())
-
-  func subscribe() -> AsyncStream<BrailleEvent> {
-    let (stream, continuation) = AsyncStream.makeStream(of: BrailleEvent.self)
-    let key = subscribers.withLock {
-      $0.lastKey += 1
-      $0.continuations[$0.lastKey] = continuation
-      return $0.lastKey
-    }
-    continuation.onTermination = { [weak self] _ in
-      self?.subscribers.withLock { $0.continuations[key] = nil }
-    }
-    return stream
-  }
-
-  @Sendable func publish(_ event: BrailleEvent) {
-    subscribers.withLock {
-      for continuation in $0.continuations.values { continuation.yield(event) }
-    }
-  }
-
-  func finishAll() {
-    let continuations = subscribers.withLock { subscribers in
-      let all = Array(subscribers.continuations.values)
-      subscribers.continuations = [:]
-      return all
-    }
-    for continuation in continuations { continuation.finish() }
   }
 }

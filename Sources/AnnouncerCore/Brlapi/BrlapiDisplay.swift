@@ -56,9 +56,9 @@ public final class BrlapiDisplay: BrailleDisplay {
         BrailleUnavailable(
           .unavailable, message: "Braille is not available because no thread could be started for it."))
     }
-    let opened = await firstOf(within: bound, timedOut: .failure(BrailleUnavailable.notAnswering(address))) {
-      await worker.perform(.open)
-    }
+    let opened = await Deadline.result(
+      of: { await worker.perform(.open) }, within: bound,
+      orElse: .failure(BrailleUnavailable.notAnswering(address)))
     switch opened {
     case .success:
       return .success(BrlapiDisplay(address: address, worker: worker, inputs: stream))
@@ -86,39 +86,6 @@ public final class BrlapiDisplay: BrailleDisplay {
 
   public func close() async {
     _ = await worker.perform(.close)
-  }
-}
-
-/// Returns `work`'s result, or `timedOut` when it takes longer than `bound`.
-private func firstOf<T: Sendable>(
-  within bound: Duration, timedOut: T, _ work: @escaping @Sendable () async -> T
-) async -> T {
-  let answer = FirstAnswer<T>()
-  return await withCheckedContinuation { continuation in
-    answer.set(continuation)
-    Task { answer.resume(with: await work()) }
-    Task {
-      try? await Task.sleep(for: bound)
-      answer.resume(with: timedOut)
-    }
-  }
-}
-
-/// A continuation resumed by whichever of two racers answers first.
-private final class FirstAnswer<T: Sendable>: Sendable {
-  private let state = Mutex<(continuation: CheckedContinuation<T, Never>?, done: Bool)>((nil, false))
-
-  func set(_ continuation: CheckedContinuation<T, Never>) {
-    state.withLock { $0.continuation = continuation }
-  }
-
-  func resume(with value: T) {
-    let continuation = state.withLock { state -> CheckedContinuation<T, Never>? in
-      guard !state.done, let continuation = state.continuation else { return nil }
-      state.done = true
-      return continuation
-    }
-    continuation?.resume(returning: value)
   }
 }
 

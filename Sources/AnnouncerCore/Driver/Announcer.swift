@@ -43,7 +43,7 @@ public final class Announcer: Sendable {
   private let backend: any SpeechBackend
   /// Whether the backend still answers, as the loop last found.
   private let backendAnswers = BackendAnswers()
-  private let subscribers = EventHub()
+  private let subscribers = EventHub<AnnouncerEvent>()
   private let lastID = Mutex(0)
   /// Relays the backend's events into the loop's inputs.
   private let forwarder: Task<Void, Never>

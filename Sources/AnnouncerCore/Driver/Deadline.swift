@@ -23,24 +23,30 @@ enum Deadline {
     }
   }
 
+  /// Returns `work`'s result, or `timedOut` when it takes longer than `bound`.
+  static func result<T: Sendable>(
+    of work: @escaping @Sendable () async -> T, within bound: Duration, orElse timedOut: T
+  ) async -> T {
+    let once = OnceBox<T>()
+    return await withCheckedContinuation { continuation in
+      once.set(continuation)
+      Task { once.resume(with: await work()) }
+      Task {
+        try? await Task.sleep(for: bound)
+        once.resume(with: timedOut)
+      }
+    }
+  }
+
   /// Waits for `work`, at most `bound`; returns whether it finished.
   static func wait(
     atMost bound: Duration, for work: @escaping @Sendable () async -> Void
-  ) async
-    -> Bool
-  {
-    let once = OnceBox<Bool>()
-    return await withCheckedContinuation { continuation in
-      once.set(continuation)
-      Task {
+  ) async -> Bool {
+    await result(
+      of: {
         await work()
-        once.resume(with: true)
-      }
-      Task {
-        try? await Task.sleep(for: bound)
-        once.resume(with: false)
-      }
-    }
+        return true
+      }, within: bound, orElse: false)
   }
 }
 

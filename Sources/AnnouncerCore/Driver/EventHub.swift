@@ -1,17 +1,18 @@
 import Synchronization
 
-/// Hands every event to everyone who asked for ``Announcer/events()``.
-final class EventHub: Sendable {
+/// Hands every event to everyone who subscribed: the announcer's to
+/// ``Announcer/events()``, the braille flasher's to ``BrailleFlasher/events()``.
+final class EventHub<Event: Sendable>: Sendable {
   private struct Subscribers {
-    var continuations: [Int: AsyncStream<AnnouncerEvent>.Continuation] = [:]
+    var continuations: [Int: AsyncStream<Event>.Continuation] = [:]
     var lastKey = 0
   }
 
   private let subscribers = Mutex(Subscribers())
 
   /// A new stream that receives every event published from now on.
-  func subscribe() -> AsyncStream<AnnouncerEvent> {
-    let (stream, continuation) = AsyncStream.makeStream(of: AnnouncerEvent.self)
+  func subscribe() -> AsyncStream<Event> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
     let key = subscribers.withLock {
       $0.lastKey += 1
       $0.continuations[$0.lastKey] = continuation
@@ -24,7 +25,7 @@ final class EventHub: Sendable {
   }
 
   /// Sends `event` to every subscriber.
-  @Sendable func publish(_ event: AnnouncerEvent) {
+  @Sendable func publish(_ event: Event) {
     subscribers.withLock {
       for continuation in $0.continuations.values { continuation.yield(event) }
     }
