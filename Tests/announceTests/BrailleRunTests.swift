@@ -118,6 +118,32 @@ struct ScriptedBrailleService: BrailleService {
     #expect(display.calls.last == "close")
   }
 
+  @Test func anSSMLAnnouncementIsShownAsItsWordsWithAndWithoutSpeech() async {
+    for mode in [BrailleMode.on, .only] {
+      let speaking = service.speakEverything()
+      let display = ScriptedDisplay()
+      var ssml = request(["<speak>Build <emphasis>failed</emphasis> &amp; stopped</speak>"], mode: mode)
+      ssml.defaults.isSSML = true
+      let run = AnnounceRun(
+        ssml, service: service, braille: ScriptedBrailleService(display: .success(display)))
+      #expect(await run.result() == .finished(RunSummary()))
+      await service.backend.close()
+      _ = await speaking.value
+      let writes = display.calls.filter { $0.hasPrefix("write ") && $0 != "write " }
+      #expect(writes == ["write Build failed & stopped"], "\(mode)")
+    }
+  }
+
+  @Test func brailleAloneRefusesJSONInputWhoseSettingsAreForSpeech() throws {
+    for arguments in [["--braille-only", "--input", "json"], ["--input", "json"]] {
+      let environment = arguments.count == 2 ? ["ANNOUNCE_BRAILLE": "only"] : [:]
+      #expect(throws: (any Error).self) {
+        try Announce.parse(arguments).request(environment: environment)
+      }
+    }
+    _ = try Announce.parse(["--braille", "--input", "json"]).request(environment: [:])
+  }
+
   @Test func theHooksAndReplayFollowAnnounceBraille() throws {
     let only = try AnnounceRequest.hook(
       speaking: "make finished", soundIcon: nil,

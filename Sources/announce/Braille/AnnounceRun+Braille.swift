@@ -61,7 +61,9 @@ extension AnnounceRun {
       for await line in lines where SpeakableText.hasSpeech(line.text) {
         count += 1
         let id = AnnouncementID(count)
-        let text = Announcement(line.text).asSpoken.text
+        // The words, never SSML's markup, on one line.
+        let ssml = request.defaults.isSSML
+        let text = HistoryWords.shown(ssml ? line.text : Announcement(line.text).asSpoken.text, ssml: ssml)
         let queued = AnnouncerEvent(announcement: id, text: text, attempt: 0, time: .zero, kind: .queued)
         for sink in sinks {
           sink.queued(Announcement(text), as: id)

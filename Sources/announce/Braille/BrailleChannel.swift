@@ -84,7 +84,9 @@ final class BrailleChannel: EventSink {
   }
 
   func queued(_ announcement: Announcement, as id: AnnouncementID) {
-    show(announcement.asSpoken.text, for: id, withSpeech: true)
+    // The display shows the words, never SSML's markup, on one line.
+    let spoken = announcement.asSpoken
+    show(HistoryWords.shown(spoken.text, ssml: spoken.isSSML), for: id, withSpeech: true)
   }
 
   func record(_ event: AnnouncerEvent) {

@@ -84,6 +84,12 @@ struct Announce: AsyncParsableCommand {
     if input.format == .json && !readsStandardInput {
       throw ValidationError("--input json reads standard input; give no TEXT, or \"-\".")
     }
+    // Braille alone shows each line as it comes; a JSON line's settings are for speech.
+    if input.format == .json, try braille.mode(environment: environment) == .only {
+      throw ValidationError(
+        "--input json gives settings for speech, and braille alone shows plain lines; leave out --input json, or use --braille."
+      )
+    }
     if detach.requested && readsStandardInput && isatty(0) == 1 {
       throw ValidationError(
         "--detach cannot read announcements from the terminal; give them as TEXT, or pipe them in.")
