@@ -53,6 +53,30 @@ extension SpeakingTests {
       try expectReplayed(state: state)
     }
 
+    @Test func announcementsFloodControlDroppedAreRecordedAsMissedAndReplayed() throws {
+      let state = freshState()
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      // Six lines at once into a queue of one: the waiting ones are dropped.
+      let input = (1...6).map { "Flooded line \($0).\n" }.joined()
+      let flood = try Command.run(
+        Command.announce, ["--json", "--max-queue", "1", "--rate", "100"],
+        environment: environment(state: state), input: input, timeout: 60)
+      #expect(flood.status == 1, "\(flood.standardError)")
+      let dropped = jsonEvents(flood.standardOutput).filter { $0["reason"] as? String == "dropped" }
+        .compactMap { $0["text"] as? String }
+      #expect(!dropped.isEmpty, "\(flood.standardOutput)")
+      let missed = try announce(["history", "--missed"], state: state)
+      for text in dropped {
+        #expect(missed.standardOutput.contains("(skipped in a flood): \(text)"), "\(missed.standardOutput)")
+      }
+      // The summary flood control spoke is no announcement of the user's.
+      #expect(!missed.standardOutput.contains("skipped\n"), "\(missed.standardOutput)")
+      let all = try announce(["history", "-n", "100"], state: state)
+      #expect(
+        !all.standardOutput.contains("messages skipped") && !all.standardOutput.contains("message skipped"))
+      try expectReplayed(state: state)
+    }
+
     @Test func aDetachedAnnouncementWithNoDaemonIsRecordedAsMissed() throws {
       let state = freshState()
       defer { try? FileManager.default.removeItem(atPath: state) }

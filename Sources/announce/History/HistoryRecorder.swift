@@ -51,12 +51,14 @@ final class HistoryRecorder: EventSink {
   /// Writes `event`, stamped with `date` and `pid`, if it says how an announcement ended.
   func record(_ event: AnnouncerEvent, at date: Date, pid: Int32) {
     switch event.kind {
-    case .gaveUp(.dropped), .merged:
-      // Flood control's leftovers are not recorded one by one: a flood would push the
-      // history out of the bounded log, and a replay would speak it all again. The
-      // summary it speaks ("12 messages skipped") is recorded, and a merged line shares
-      // the outcome of the one it joined.
+    case .merged:
+      // A merged line shares the outcome of the one it joined, which is recorded.
       _ = waiting.withLock { $0.removeValue(forKey: event.announcement) }
+    case .spoken where event.announcement.rawValue < 0, .gaveUp where event.announcement.rawValue < 0:
+      // Flood control's summary ("12 messages skipped", a negative id) is no
+      // announcement of the user's: the ones it dropped are recorded as missed instead,
+      // and a replay must not say the summary again.
+      return
     case .spoken, .gaveUp:
       let announcement = waiting.withLock { $0.removeValue(forKey: event.announcement) }
       var line = line(for: event, announcement: announcement, at: date, pid: pid)
