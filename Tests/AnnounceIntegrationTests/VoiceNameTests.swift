@@ -68,21 +68,43 @@ extension SpeakingTests {
 
     /// Every libspeechd call, the safety-net close in `deinit` included, goes through one queue.
     @Test func aClientDroppedWithoutClosingIsClosedOnTheLibspeechdQueue() async throws {
+      let daemon = stack.address.replacingOccurrences(of: "unix_socket:", with: "")
+      let before = Self.sockets(connectedTo: daemon)
       var client: SpeechdClient? = try await SpeechdClient.connect(
         environment: stack.clientEnvironment())
-      let socket = try #require(await client?.socketDescriptor())
-      let held = DispatchSemaphore(value: 0)
-      let release = DispatchSemaphore(value: 0)
-      SpeechdClient.enqueueOnLibspeechdQueue {
-        held.signal()
-        release.wait()
+      let socket = try #require(Self.sockets(connectedTo: daemon).subtracting(before).first)
+      // A second client whose daemon leaves libspeechd's first command unanswered holds
+      // the libspeechd queue inside spd_open2, as a slow daemon would.
+      let slow = try ScriptedSpeechd(modules: ["espeak-ng"], voices: [], holdingLibspeechd: true)
+      let second = Task {
+        try? await SpeechdClient.connect(environment: ["SPEECHD_ADDRESS": "unix_socket:\(slow.path)"])
       }
-      held.wait()
+      #expect(slow.waitUntilLibspeechdIsHeld())
       client = nil
       // While another libspeechd call holds the queue, the connection must stay open.
       #expect(fcntl(socket, F_GETFD) != -1, "spd_close ran outside the libspeechd queue")
-      release.signal()
+      slow.letLibspeechdGo()
+      await second.value?.close()
       _ = client
+    }
+
+    /// This process's sockets whose peer is the Unix socket at `path`, found from outside
+    /// the client, as any program's could be.
+    static func sockets(connectedTo path: String) -> Set<Int32> {
+      let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+      return Set(
+        descriptors.compactMap(Int32.init).filter { descriptor in
+          var address = sockaddr_un()
+          var length = socklen_t(MemoryLayout<sockaddr_un>.size)
+          let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) }
+          }
+          guard named == 0, address.sun_family == sa_family_t(AF_UNIX) else { return false }
+          let peer = withUnsafeBytes(of: address.sun_path) {
+            String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+          }
+          return peer == path
+        })
     }
   }
 }

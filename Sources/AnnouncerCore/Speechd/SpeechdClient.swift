@@ -83,16 +83,6 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
     }
   }
 
-  /// The connection's socket, for tests that watch when it is closed.
-  package func socketDescriptor() async -> Int32? {
-    await onLibspeechd { client in client.connection?.pointee.socket }
-  }
-
-  /// Runs `body` on the queue of every libspeechd call, for tests that hold that queue.
-  package static func enqueueOnLibspeechdQueue(_ body: @escaping @Sendable () -> Void) {
-    Libspeechd.queue.async(execute: body)
-  }
-
   /// Closes the connection and finishes ``events``.
   public func close() async {
     await onLibspeechd { client in client.closeNow() }

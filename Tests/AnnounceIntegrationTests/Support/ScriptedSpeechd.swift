@@ -7,21 +7,38 @@ final class ScriptedSpeechd: Sendable {
   let path =
     NSTemporaryDirectory() + "announce-scripted-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
   private let listener: Int32
+  /// With `holdingLibspeechd`: set once libspeechd's own connection has sent its first
+  /// command, and signalled to let that connection's answers go.
+  private let held = DispatchSemaphore(value: 0)
+  private let letGo = DispatchSemaphore(value: 0)
 
   /// - Parameters:
   ///   - modules: what `LIST OUTPUT_MODULES` lists; the first is the default module.
   ///   - voices: what `LIST SYNTHESIS_VOICES` lists, as `name<TAB>language<TAB>variant` lines.
-  init(modules: [String], voices: [String]) throws {
+  ///   - holdingLibspeechd: leave libspeechd's first command unanswered until
+  ///     ``letLibspeechdGo()``, so that `spd_open2` blocks in the middle of connecting.
+  ///     announce's own check before libspeechd (its client name ends in `:check`) is
+  ///     answered at once.
+  init(modules: [String], voices: [String], holdingLibspeechd: Bool = false) throws {
     listener = try CommandTests.listeningSocket(at: path, backlog: 8)
     let listener = self.listener
+    let hold = holdingLibspeechd ? (held, letGo) : nil
     Thread {
       while true {
         let client = accept(listener, nil, nil)
         if client < 0 { return }
-        Thread { Self.serve(client, modules: modules, voices: voices) }.start()
+        Thread { Self.serve(client, modules: modules, voices: voices, hold: hold) }.start()
       }
     }.start()
   }
+
+  /// Waits until libspeechd's connection has sent its first command and is held.
+  func waitUntilLibspeechdIsHeld(timeout: Double = 5) -> Bool {
+    held.wait(timeout: .now() + timeout) == .success
+  }
+
+  /// Answers the held command, and everything after it.
+  func letLibspeechdGo() { letGo.signal() }
 
   deinit {
     shutdown(listener, Int32(SHUT_RDWR))
@@ -29,7 +46,11 @@ final class ScriptedSpeechd: Sendable {
     unlink(path)
   }
 
-  private static func serve(_ client: Int32, modules: [String], voices: [String]) {
+  private static func serve(
+    _ client: Int32, modules: [String], voices: [String],
+    hold: (held: DispatchSemaphore, letGo: DispatchSemaphore)?
+  ) {
+    var hold = hold
     defer { close(client) }
     var pending = Data()
     var buffer = [UInt8](repeating: 0, count: 4096)
@@ -41,6 +62,11 @@ final class ScriptedSpeechd: Sendable {
         let line = String(decoding: pending[..<end], as: UTF8.self).trimmingCharacters(
           in: .whitespacesAndNewlines)
         pending.removeSubrange(...end)
+        if let (held, letGo) = hold, line.hasPrefix("SET SELF CLIENT_NAME"), !line.hasSuffix(":check\"") {
+          held.signal()
+          letGo.wait()
+        }
+        hold = nil
         let reply = Self.reply(to: line, modules: modules, voices: voices)
         _ = reply.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         if line == "QUIT" { return }
