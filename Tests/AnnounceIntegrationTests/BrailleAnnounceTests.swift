@@ -94,6 +94,26 @@ extension SpeakingTests {
       #expect(history.standardOutput.contains("\"acknowledged\":\"route 3\""), "\(history.standardOutput)")
     }
 
+    @Test func withSpeechAKeyPressedAfterTheSpeechEndedIsInTheHistory() throws {
+      let brltty = try brlttyWithScreenReader()
+      let state = NSTemporaryDirectory() + "announce-braille-\(getpid())-\(UUID().uuidString.prefix(6))"
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      let running = try start(
+        ["--braille", "--braille-flash", "30", "--json", "Tests passed"], brltty, ["XDG_STATE_HOME": state])
+      // The speech has ended and the message is still on the display when the key comes.
+      #expect(running.waitForOutput(containing: "\"event\":\"spoken\""))
+      #expect(brltty.waitUntilShown("Tests passed"))
+      brltty.press("route 3")
+      let result = running.wait(timeout: 10)
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardOutput.contains("\"event\":\"acknowledged\""), "\(result.standardOutput)")
+      let history = try Command.run(
+        Command.announce, ["history", "--json", "-n", "1"],
+        environment: environment(brltty, ["XDG_STATE_HOME": state]))
+      #expect(history.standardOutput.contains("\"acknowledged\":\"route 3\""), "\(history.standardOutput)")
+      #expect(history.standardOutput.contains("\"event\":\"spoken\""), "\(history.standardOutput)")
+    }
+
     @Test(arguments: [(SIGHUP, Int32(129)), (SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func aSignalDuringAFlashGivesTheLineBackAndExitsWithItsStatus(signal: Int32, status: Int32) throws {
       let brltty = try brlttyWithScreenReader()

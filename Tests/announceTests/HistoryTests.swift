@@ -326,3 +326,32 @@ import Testing
     }
   }
 }
+
+/// With `--braille`, the key that says a message was read comes after its speech ended.
+@Suite struct HistoryBrailleTests {
+  func event(_ id: Int, _ text: String) -> AnnouncerEvent {
+    AnnouncerEvent(
+      announcement: AnnouncementID(id), text: text, attempt: 1, time: .seconds(1),
+      kind: .spoken(duration: .seconds(1)))
+  }
+
+  @Test func aKeyPressedAfterTheSpeechEndedIsInTheRecordAndNothingIsLost() throws {
+    try withLogInFreshDirectory { log, _ in
+      let recorder = HistoryRecorder(log: log, terminal: nil)
+      recorder.holdUntilFlashesEnd()
+      for id in 1...3 { recorder.queued(Announcement("line \(id)"), as: AnnouncementID(id)) }
+      for id in 1...3 { recorder.record(event(id, "line \(id)")) }
+      // Held back until its flash ends: a key may still say it was read.
+      #expect(History(log: log).outcomes.isEmpty)
+      recorder.acknowledged(AnnouncementID(1), text: "line 1", key: "route 3", time: .seconds(2))
+      recorder.flashEnded(AnnouncementID(1))
+      recorder.flashEnded(AnnouncementID(2))
+      recorder.writeHeld()
+      let lines = log.lines()
+      #expect(lines.count == 3)
+      #expect(lines.filter { $0.contains("\"acknowledged\":\"route 3\"") }.count == 1)
+      #expect(lines.first { $0.contains("line 1") }?.contains("\"acknowledged\":\"route 3\"") == true)
+      #expect(History(log: log).outcomes.compactMap(\.text).sorted() == ["line 1", "line 2", "line 3"])
+    }
+  }
+}

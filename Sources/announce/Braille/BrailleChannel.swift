@@ -54,8 +54,9 @@ final class BrailleChannel: EventSink {
           guard let (id, text) = book.flashes.withLock({ $0.announcements[event.flash] }) else { break }
           for sink in sinks { sink.acknowledged(id, text: text, key: key, time: event.time) }
         case .finished(let outcome):
-          if let whenFinished, let (id, text) = book.flashes.withLock({ $0.announcements[event.flash] }) {
-            whenFinished(id, text, outcome, event.time)
+          if let (id, text) = book.flashes.withLock({ $0.announcements[event.flash] }) {
+            whenFinished?(id, text, outcome, event.time)
+            for sink in sinks { sink.flashEnded(id) }
           }
           // One line for the run: the rest of the flashes meet the same missing display.
           if let problem = event.problem, !said {

@@ -153,6 +153,7 @@ struct AnnounceRun {
     let sinks = sinks()
     // The display follows the speech's queue as one more sink (`--braille`).
     let channel = braille.map { BrailleChannel(flasher: $0, sinks: sinks, terminal: terminal) }
+    if channel != nil { recorder?.holdUntilFlashesEnd() }
     let session = AnnounceSession(
       announcer: announcer, defaults: defaults, catalog: catalog,
       sinks: sinks + (channel.map { [$0] } ?? []), terminal: terminal)
@@ -160,6 +161,7 @@ struct AnnounceRun {
     let signals = await self.signals.armed { signal in
       await session.cancelAll()
       await channel?.cancel()
+      recorder?.writeHeld()
       ending.yield(.interrupted(signal))
     }
     defer { signals.disarm() }
@@ -171,6 +173,7 @@ struct AnnounceRun {
       let summary = await session.run(lines, format: format, ssml: ssml)
       // With speech, the braille never changes the status: only that the display is given back.
       _ = await channel?.finish()
+      recorder?.writeHeld()
       if signals.received == nil { ending.yield(.finished(summary)) }
     }
     var first = endings.makeAsyncIterator()

@@ -24,6 +24,10 @@ final class HistoryRecorder: EventSink {
   private let reported = Mutex(false)
   /// The key that said an announcement was read on the braille display, by id, until its outcome is written.
   private let acknowledged = Mutex<[AnnouncementID: String]>([:])
+  /// With `--braille`, the records written only when their flash ends, by id: the key
+  /// that says a message was read comes after its speech, and belongs in its record.
+  /// `nil` while nothing is held back.
+  private let held = Mutex<[AnnouncementID: String]?>(nil)
 
   /// - Parameters:
   ///   - log: where the outcomes are written.
@@ -45,7 +49,43 @@ final class HistoryRecorder: EventSink {
   func record(_ event: AnnouncerEvent) { record(event, at: Date(), pid: getpid()) }
 
   func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration) {
-    acknowledged.withLock { $0[id] = key }
+    if let line = held.withLock({ $0?.removeValue(forKey: id) }) {
+      write(Self.line(line, acknowledgedWith: key))
+    } else {
+      acknowledged.withLock { $0[id] = key }
+    }
+  }
+
+  func flashEnded(_ id: AnnouncementID) {
+    if let line = held.withLock({ $0?.removeValue(forKey: id) }) { write(line) }
+  }
+
+  /// From now on, an outcome is written when its braille flash ends, or is acknowledged.
+  func holdUntilFlashesEnd() {
+    held.withLock { if $0 == nil { $0 = [:] } }
+  }
+
+  /// Keeps `line` until the flash of `id` ends; false when nothing is held back.
+  private func holdBack(_ line: String, of id: AnnouncementID) -> Bool {
+    held.withLock { held in
+      guard held != nil else { return false }
+      held?[id] = line
+      return true
+    }
+  }
+
+  /// Writes every record still held back, in the order of the announcements: at the end
+  /// of a run, so that none is lost.
+  func writeHeld() {
+    let lines = held.withLock { held -> [String] in
+      defer { held = held.map { _ in [:] } }
+      return (held ?? [:]).sorted { $0.key.rawValue < $1.key.rawValue }.map(\.value)
+    }
+    for line in lines { write(line) }
+  }
+
+  private static func line(_ line: String, acknowledgedWith key: String) -> String {
+    line.dropLast() + ",\"acknowledged\":" + EventJSON.quoted(key) + "}"
   }
 
   /// Writes `event`, stamped with `date` and `pid`, if it says how an announcement ended.
@@ -63,7 +103,9 @@ final class HistoryRecorder: EventSink {
       let announcement = waiting.withLock { $0.removeValue(forKey: event.announcement) }
       var line = line(for: event, announcement: announcement, at: date, pid: pid)
       if let key = acknowledged.withLock({ $0.removeValue(forKey: event.announcement) }) {
-        line = line.dropLast() + ",\"acknowledged\":" + EventJSON.quoted(key) + "}"
+        line = Self.line(line, acknowledgedWith: key)
+      } else if holdBack(line, of: event.announcement) {
+        return
       }
       write(line)
     case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,

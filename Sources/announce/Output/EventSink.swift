@@ -15,11 +15,14 @@ protocol EventSink: Sendable {
   /// A key pressed on the braille display said that announcement `id` was read; `time`
   /// is since the braille display was opened.
   func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration)
+  /// The braille flash of announcement `id` ended, after any ``acknowledged(_:text:key:time:)``.
+  func flashEnded(_ id: AnnouncementID)
 }
 
 extension EventSink {
   func queued(_ announcement: Announcement, as id: AnnouncementID) {}
   func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration) {}
+  func flashEnded(_ id: AnnouncementID) {}
 }
 
 /// `--json`: every event and rejected line as a JSON object on standard output.
