@@ -45,7 +45,8 @@ struct AnnounceRun {
     }
   }
 
-  private func outcome() async throws(RunFailure) -> RunResult {
+  /// The run's result, or the failure that ends it, which ``result()`` says.
+  func outcome() async throws(RunFailure) -> RunResult {
     if case .list(let modules, let voices) = request.work {
       try await list(modules: modules, voices: voices)
       return .listed
@@ -53,14 +54,7 @@ struct AnnounceRun {
     try checkSSMLTexts()
     let watched = try watchedProcess()
     if request.work == .detach { return try await detach(passing: watched) }
-    if let watched {
-      switch try await waitUntilEnded(watched) {
-      case .ended(let speaking):
-        return try await AnnounceRun(speaking, service: service, signals: signals, braille: brailleService)
-          .outcome()
-      case .interrupted(let signal): return .interrupted(signal)
-      }
-    }
+    if let watched { return try await speakWhenEnded(watched) }
     let braille = try await openBraille()
     if request.braille.mode == .only, let braille { return await showBrailleOnly(on: braille) }
     let terminal = self.terminal
