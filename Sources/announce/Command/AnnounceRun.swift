@@ -28,7 +28,9 @@ struct AnnounceRun {
     self.brailleService = braille
     self.signals = signals
     let outcomes = request.outcomes
-    let terminal = Terminal(quiet: outcomes.quiet, log: outcomes.unattended ? outcomes.history : nil)
+    let terminal = Terminal(
+      quiet: outcomes.quiet, log: outcomes.unattended ? outcomes.history : nil,
+      failurePreamble: outcomes.failurePreamble)
     self.terminal = terminal
     recorder = outcomes.history.map {
       HistoryRecorder(log: $0, replays: outcomes.replays, terminal: outcomes.unattended ? nil : terminal)
