@@ -210,3 +210,40 @@ extension SpeakingTests.WhenDone {
       "\(missed.standardOutput)")
   }
 }
+
+extension SpeakingTests.WhenDone {
+  /// Issue #39 item 10 on the real stack. The daemon is frozen (SIGSTOP), so after the
+  /// process ends announce spends 2 seconds connecting, between the wait and the speech.
+  /// A signal sent then was handled by nobody: SIGINT was ignored (exit 69 after the 2
+  /// seconds, as measured), SIGTERM and SIGHUP killed announce by their default action,
+  /// with no sentence. Each now ends the run at once, with its status and one sentence.
+  @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
+  func aSignalWhileItConnectsAfterTheWaitEndsTheRunWithItsStatus(signal: Int32, status: Int32) throws {
+    let frozen = try TestStack.start(name: "gap-\(UInt32.random(in: 0...UInt32.max))")
+    defer { frozen.stop() }
+    let daemon = try #require(frozen.environment["TESTSTACK_SD_PID"].flatMap { pid_t($0) })
+    kill(daemon, SIGSTOP)
+    defer { kill(daemon, SIGCONT) }
+    let sleeper = try Sleeper(seconds: 60)
+    defer { sleeper.kill() }
+    let running = try Running(
+      Command.announce, ["--verbose", "--when-done", "\(sleeper.pid)", "Saved"],
+      environment: frozen.clientEnvironment(["ANNOUNCE_HISTORY": "off"]))
+    #expect(running.waitForOutput(containing: "Waiting for process"), "\(running.standardError)")
+    sleeper.kill()
+    sleeper.waitUntilEnded()
+    // Well inside the 2 seconds the connection waits for an answer.
+    Thread.sleep(forTimeInterval: 0.4)
+    let sent = Date()
+    running.send(signal)
+    let result = running.wait(timeout: 10)
+    let ended = Date().timeIntervalSince(sent)
+    #expect(result.status == status, "\(result.standardError)")
+    // At once, not when the connection gives up.
+    #expect(ended < 1.5, "ended \(ended) s after the signal")
+    let lines = result.standardError.split(separator: "\n")
+    #expect(
+      lines.last?.hasSuffix("came before its announcement was spoken; nothing was spoken.") == true,
+      "\(lines)")
+  }
+}
