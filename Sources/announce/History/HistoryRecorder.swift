@@ -21,7 +21,8 @@ final class HistoryRecorder: EventSink {
   private let keyPrefix: String
   /// The announcements waiting for their outcome, by id, with their text as spoken.
   private let waiting = Mutex<[AnnouncementID: Announcement]>([:])
-  private let reported = Mutex(false)
+  /// Appends the records, on a thread of its own.
+  private let writer: HistoryWriter
   /// The key that said an announcement was read on the braille display, by id, until its outcome is written.
   private let acknowledged = Mutex<[AnnouncementID: String]>([:])
   /// With `--braille`, the records written only when their flash ends, by id: the key
@@ -38,6 +39,11 @@ final class HistoryRecorder: EventSink {
     self.log = log
     self.replays = replays
     self.terminal = terminal
+    let reported = Atomic(false)
+    writer = HistoryWriter(log: log) { [log] failure in
+      guard let terminal, !reported.exchange(true, ordering: .relaxed) else { return }
+      terminal.error(log.sentence(for: failure))
+    }
     let now = Date().timeIntervalSince1970
     keyPrefix = "\(getpid())-\(Int64((now * 1000).rounded()))-"
   }
@@ -107,7 +113,7 @@ final class HistoryRecorder: EventSink {
       } else if holdBack(line, of: event.announcement) {
         return
       }
-      write(line)
+      write(line, dropped: event.kind == .gaveUp(.dropped))
     case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,
       .waitingForTurn:
       return
@@ -132,16 +138,15 @@ final class HistoryRecorder: EventSink {
     return OutcomeLog.stamped(line + "}", at: date, pid: pid)
   }
 
-  private func write(_ line: String) {
-    guard let failure = log.failure(appending: line), let terminal else { return }
-    let first = reported.withLock { reported in
-      defer { reported = true }
-      return !reported
-    }
-    if first {
-      terminal.error(log.sentence(for: failure))
-    }
+  private func write(_ line: String, dropped: Bool = false) {
+    writer.write(line, dropped: dropped)
   }
+
+  /// Returns once every record so far is in the log.
+  func finish() async { await writer.finish() }
+
+  /// ``finish()`` for tests that are not async.
+  func waitUntilWritten() { writer.waitUntilWritten() }
 }
 
 /// Whether runs record their outcomes: `ANNOUNCE_HISTORY=off` or `--no-history` turns it off.
