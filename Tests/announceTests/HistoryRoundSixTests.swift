@@ -23,14 +23,17 @@ import Testing
     let older =
       [Self.missed("genuine-old")] + (1...3_000).map { Self.missed("d\($0)", reason: "dropped") }
       + [Self.missed("genuine-new")]
-    let carried = OutcomeLog.carried(older: older, current: [])
+    let carried = OutcomeLog.carried(older: LogLines(older), current: LogLines())
     let keys = carried.compactMap { HistoryRecord.parse($0)?.key }
     #expect(keys.first == "genuine-old" && keys.contains("genuine-new"), "\(keys.prefix(3))")
     #expect(keys.contains("d3000") && !keys.contains("d1"))
     #expect(carried.reduce(0) { $0 + $1.utf8.count + 1 } <= OutcomeLog.carriedBytes)
     // Those heard since are not carried.
     let replayed = #"{"event":"spoken","text":"x","key":"r","replays":"genuine-old","# + Self.stamp + "}"
-    #expect(!OutcomeLog.carried(older: older, current: [replayed]).contains { $0.contains("genuine-old") })
+    #expect(
+      !OutcomeLog.carried(older: LogLines(older), current: LogLines([replayed])).contains {
+        $0.contains("genuine-old")
+      })
   }
 
   /// A full disk during a rotation left the current file empty and lost the older one.

@@ -10,7 +10,7 @@ import sys
 
 from .relay import SSIPRelay
 from .report import HOME_RELEASE, RELEASES, ReleaseFigures, Results, machine, print_table, write_markdown
-from .scenarios import (Context, measure_cold_start, measure_core, measure_detach, measure_failure,
+from .scenarios import (FLOOD_RSS_GOAL, Context, measure_cold_start, measure_core, measure_detach, measure_failure,
                         measure_flood_rss, measure_overhead, measure_retry)
 from .soak import soak
 from .stats import say
@@ -149,6 +149,10 @@ def main(argv):
         say(f"\nnot writing {os.path.relpath(args.output, ROOT)}: it shows both releases; run without --release.")
     elif not args.quick and not args.no_write:
         write_markdown(args.output, res, info, "bench/run --soak" if args.soak else "bench/run")
+    if res.flood and res.flood.peak > FLOOD_RSS_GOAL:
+        say(f"\nThe memory goal was MISSED: peak RSS {res.flood.peak / (1 << 20):.1f} MiB for "
+            f"{res.flood.lines:,} stdin lines, over {FLOOD_RSS_GOAL >> 20} MiB.")
+        return 1
     if res.soak and not res.soak.ok:
         say("\nThe soak test FAILED: some line did not end in exactly one outcome, or announce hung.")
         return 1

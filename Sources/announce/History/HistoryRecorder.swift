@@ -107,13 +107,22 @@ final class HistoryRecorder: EventSink {
       return
     case .spoken, .gaveUp:
       let announcement = waiting.withLock { $0.removeValue(forKey: event.announcement) }
+      if event.kind == .gaveUp(.dropped), !isHoldingBack,
+        acknowledged.withLock({ $0[event.announcement] == nil })
+      {
+        // A flood: its records are made on the writer's thread, and only those kept.
+        writer.write(dropped: true) {
+          self.line(for: event, announcement: announcement, at: date, pid: pid)
+        }
+        return
+      }
       var line = line(for: event, announcement: announcement, at: date, pid: pid)
       if let key = acknowledged.withLock({ $0.removeValue(forKey: event.announcement) }) {
         line = Self.line(line, acknowledgedWith: key)
       } else if holdBack(line, of: event.announcement) {
         return
       }
-      write(line, dropped: event.kind == .gaveUp(.dropped))
+      write(line)
     case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,
       .waitingForTurn:
       return
@@ -131,16 +140,19 @@ final class HistoryRecorder: EventSink {
     let announcement = OutcomeLog.bounded(announcement ?? Announcement(event.text))
     // An event of a text spoken in parts carries its part; the record keeps the whole.
     whole.text = announcement.text
-    var line = String(EventJSON.line(for: whole).dropLast())
+    // Cut by its bytes: `dropLast()` on a String walks every character.
+    let json = EventJSON.line(for: whole)
+    var line = String(decoding: json.utf8.dropLast(), as: UTF8.self)
     line += ",\"key\":" + EventJSON.quoted(keyPrefix + String(event.announcement.rawValue))
     if let replays { line += ",\"replays\":" + EventJSON.quoted(replays) }
     line += HistoryRecord.fields(for: announcement)
     return OutcomeLog.stamped(line + "}", at: date, pid: pid)
   }
 
-  private func write(_ line: String, dropped: Bool = false) {
-    writer.write(line, dropped: dropped)
-  }
+  private func write(_ line: String) { writer.write(line) }
+
+  /// Whether records wait for their braille flash to end.
+  private var isHoldingBack: Bool { held.withLock { $0 != nil } }
 
   /// Returns once every record so far is in the log.
   func finish() async { await writer.finish() }

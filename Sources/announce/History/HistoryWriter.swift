@@ -17,11 +17,11 @@ import Synchronization
 /// other record waits its turn.
 final class HistoryWriter: Sendable {
   /// The most records of dropped announcements that wait to be written.
-  static let maxWaitingDropped = 4_096
+  static let maxWaitingDropped = 1_024
 
   private struct State {
     /// The records to write, oldest first, and whether each is of a dropped announcement.
-    var waiting: [(line: String, dropped: Bool)] = []
+    var waiting: [(line: @Sendable () -> String, dropped: Bool)] = []
     var droppedWaiting = 0
     /// Whether a thread is writing.
     var writing = false
@@ -44,9 +44,14 @@ final class HistoryWriter: Sendable {
   /// Every writer of the process, so that a run can wait for all of them before it ends.
   private static let all = Mutex<[HistoryWriter]>([])
 
-  /// Queues `line` to be appended; `dropped` says it is the record of an announcement
-  /// that flood control dropped.
-  func write(_ line: String, dropped: Bool = false) {
+  /// Queues `line` to be appended.
+  func write(_ line: String) { write(dropped: false) { line } }
+
+  /// Queues the line that `line` makes to be appended; `dropped` says it is the record of
+  /// an announcement that flood control dropped. The line is made on the writing thread,
+  /// and not at all for a record left out, so that the events of a flood are reported
+  /// faster than flood control drops them.
+  func write(dropped: Bool, _ line: @escaping @Sendable () -> String) {
     let start = state.withLock { state -> Bool in
       state.waiting.append((line, dropped))
       if dropped {
@@ -73,7 +78,7 @@ final class HistoryWriter: Sendable {
   /// Writes what waits until nothing does, then wakes those waiting for it.
   private func drain() {
     while true {
-      let batch = state.withLock { state -> [String]? in
+      let batch = state.withLock { state -> [@Sendable () -> String]? in
         guard !state.waiting.isEmpty else {
           state.writing = false
           return nil
@@ -85,7 +90,8 @@ final class HistoryWriter: Sendable {
         return state.waiting.map(\.line)
       }
       guard let batch else { break }
-      if let failure = log.failure(appendingAll: batch) { failed(failure) }
+      let lines = batch.map { $0() }
+      if let failure = log.failure(appendingAll: lines) { failed(failure) }
     }
     let (continuations, semaphores) = state.withLock { state in
       // Only while nothing new came in meanwhile; a new writing thread wakes them otherwise.

@@ -78,7 +78,9 @@ struct OutcomeLog: Sendable {
   /// `jsonLine`, an object that ``EventJSON`` wrote, with the fields `at` and `pid` added at its end.
   static func stamped(_ jsonLine: String, at date: Date, pid: Int32) -> String {
     guard jsonLine.hasSuffix("}") else { return jsonLine }
-    return jsonLine.dropLast() + ",\"at\":\(quoted(timestamp(date))),\"pid\":\(pid)}"
+    // Cut by its bytes: `dropLast()` on a String walks every character.
+    return String(decoding: jsonLine.utf8.dropLast(), as: UTF8.self)
+      + ",\"at\":\(quoted(timestamp(date))),\"pid\":\(pid)}"
   }
 
   /// `date` in local time with milliseconds and the offset, such as `2026-11-22T10:15:03.120+01:00`
@@ -280,7 +282,7 @@ struct OutcomeLog: Sendable {
   /// Opens `file` for writing without following a symbolic link or blocking on a FIFO,
   /// and keeps it only if it is a regular file of this user's.
   /// `flags` give the access mode and whether the file is created.
-  private static func openOwnRegularFile(_ file: String, flags: Int32) -> Int32? {
+  static func openOwnRegularFile(_ file: String, flags: Int32) -> Int32? {
     let descriptor = open(file, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
     guard descriptor >= 0 else { return nil }
     var status = stat()
@@ -454,8 +456,10 @@ struct OutcomeLog: Sendable {
   /// reader or writer never waits while the files are read. Should another writer rotate
   /// in between, nothing is renamed and the caller tries again.
   private func rotate(taking pending: inout ArraySlice<String>) -> Rotation {
-    let snapshot = snapshot()
-    let carried = Self.carried(older: snapshot.olderLines, current: snapshot.currentLines)
+    let older = LogLines.read(olderPath)
+    let current = LogLines.read(path)
+    let carried = Self.carried(older: older, current: current)
+    let (olderIdentity, currentIdentity) = (older.identity, current.identity)
     var bytes: [UInt8] = []
     for line in carried {
       bytes += line.utf8
@@ -479,7 +483,7 @@ struct OutcomeLog: Sendable {
       return .failed(.system(failure))
     }
     let renamed = whileLocked { () -> Rotation in
-      guard FileIdentity.of(olderPath) == snapshot.older, FileIdentity.of(path) == snapshot.current?.identity
+      guard FileIdentity.of(olderPath) == olderIdentity, FileIdentity.of(path) == currentIdentity
       else { return .raced }
       guard rename(path, olderPath) == 0 else { return .failed(.system(errno)) }
       guard rename(temporary, path) == 0 else { return .failed(.system(errno)) }
@@ -512,30 +516,55 @@ struct OutcomeLog: Sendable {
   /// A rotation in a flood comes every few thousand records, so the lines are sorted by
   /// what announce writes in them before any is parsed: only the outcomes heard, and the
   /// missed ones that fit in ``carriedBytes``, newest first, are.
-  static func carried(older: [String], current: [String]) -> [String] {
-    guard !older.isEmpty else { return [] }
+  static func carried(older: LogLines, current: LogLines) -> [String] {
+    guard !older.ranges.isEmpty else { return [] }
     var heard: Set<String> = []
-    for line in older + current where line.contains(#""event":"spoken""#) {
-      guard let record = HistoryRecord.parseKeeping(line)?.record, record.isOutcome, record.wasHeard,
-        let key = record.announcementKey
-      else { continue }
-      heard.insert(key)
+    for file in [older, current] {
+      for index in file.ranges.indices where file.line(index, holds: #""event":"spoken""#) {
+        guard let record = HistoryRecord.parseKeeping(file.line(index))?.record, record.isOutcome,
+          record.wasHeard, let key = record.announcementKey
+        else { continue }
+        heard.insert(key)
+      }
     }
     var size = 0
     var kept: [Int: String] = [:]
     var keys: Set<String> = []
     for dropped in [false, true] {
-      for (index, line) in older.enumerated().reversed() where line.contains(#""event":"gave-up""#) {
-        guard line.contains(#""reason":"dropped""#) == dropped, kept[index] == nil else { continue }
-        guard size + line.utf8.count + 1 <= carriedBytes else { break }
+      for index in older.ranges.indices.reversed() where older.line(index, holds: #""event":"gave-up""#) {
+        guard older.line(index, holds: #""reason":"dropped""#) == dropped, kept[index] == nil else {
+          continue
+        }
+        guard size + older.size(index) <= carriedBytes else { break }
+        let line = older.line(index)
         guard let record = HistoryRecord.parseKeeping(line)?.record, record.replays == nil, record.isOutcome,
           !record.wasHeard, let key = record.key, !heard.contains(key), keys.insert(key).inserted
         else { continue }
-        size += line.utf8.count + 1
+        size += older.size(index)
         kept[index] = line
       }
     }
     return kept.sorted { $0.key < $1.key }.map(\.value)
+  }
+
+  /// Whether `line` holds the bytes of `part`; a search of bytes, which a rotation in a
+  /// flood does for thousands of lines.
+  static func holds(_ line: UnsafeBufferPointer<UInt8>, _ part: String) -> Bool {
+    var part = part
+    return part.withUTF8 { needle in
+      guard let bytes = line.baseAddress, let wanted = needle.baseAddress, let first = needle.first,
+        line.count >= needle.count
+      else { return needle.isEmpty }
+      var start = 0
+      let last = line.count - needle.count
+      while start <= last {
+        guard let found = memchr(bytes + start, Int32(first), last - start + 1) else { return false }
+        let index = bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        if memcmp(bytes + index, wanted, needle.count) == 0 { return true }
+        start = index + 1
+      }
+      return false
+    }
   }
 
   /// The whole lines of the older log and then of the current one, oldest first. A line
