@@ -37,7 +37,8 @@ def parse(argv):
         "and runs the soak test. Writes BENCHMARKS.md in full mode."))
     ap.add_argument("--quick", action="store_true",
                     help="smoke test for CI: few repetitions, a 50-line soak, 100,000 flood lines; "
-                         "prints the figures, asserts no goal, does not write BENCHMARKS.md")
+                         "prints the figures, asserts only the memory goal (peak RSS of the stdin flood), "
+                         "does not write BENCHMARKS.md")
     ap.add_argument("--soak", action="store_true", help="also run the 1,000-line soak test")
     ap.add_argument("--release", choices=RELEASES, default=None,
                     help="for development: measure on this Debian release's speech-dispatcher only (with 13, "
