@@ -48,8 +48,30 @@ final class HistoryRecorder: EventSink {
     keyPrefix = "\(getpid())-\(Int64((now * 1000).rounded()))-"
   }
 
+  /// How many announcements may wait for their outcome here before ``queued(_:as:)``
+  /// holds the input back while outcomes are being reported.
+  static let maxUnreported = 4_096
+
+  /// Keeps `announcement` until its outcome comes.
+  ///
+  /// In a flood the announcer drops lines faster than this recorder is told of it on a
+  /// loaded machine, and every outcome not yet reported waits in memory twice, as an
+  /// event and here (issue #39: 104 MiB for 100,000 lines). So while more than
+  /// ``maxUnreported`` wait, the reading of input pauses a millisecond at a time, as long
+  /// as the outcomes keep coming; a queue that long of announcements still being spoken
+  /// (`--max-queue`) makes no outcomes come, and pauses it for one millisecond only.
   func queued(_ announcement: Announcement, as id: AnnouncementID) {
-    waiting.withLock { $0[id] = announcement.asSpoken }
+    var count = waiting.withLock { waiting in
+      waiting[id] = announcement.asSpoken
+      return waiting.count
+    }
+    guard count > Self.maxUnreported else { return }
+    for _ in 0..<100 {
+      usleep(1_000)
+      let now = waiting.withLock { $0.count }
+      guard now < count, now > Self.maxUnreported / 2 else { return }
+      count = now
+    }
   }
 
   func record(_ event: AnnouncerEvent) { record(event, at: Date(), pid: getpid()) }

@@ -55,6 +55,35 @@ struct LogLines {
     return result
   }
 
+  /// Calls `body` with each whole line of `path` in turn, reading 64 KiB at a time and
+  /// keeping none; the file read, or `nil` when there was none.
+  static func forEachLine(
+    of path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) -> OutcomeLog.FileIdentity? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, OutcomeLog.isOwnRegularFile(status) else { return nil }
+    var carry: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { break }
+      carry += chunk[..<count]
+      var start = 0
+      carry.withUnsafeBufferPointer { buffer in
+        for index in buffer.indices where buffer[index] == UInt8(ascii: "\n") {
+          if index > start { body(UnsafeBufferPointer(rebasing: buffer[start..<index])) }
+          start = index + 1
+        }
+      }
+      carry.removeFirst(start)
+    }
+    return OutcomeLog.FileIdentity(status)
+  }
+
   /// Line `index` as text.
   func line(_ index: Int) -> String { String(decoding: bytes[ranges[index]], as: UTF8.self) }
 

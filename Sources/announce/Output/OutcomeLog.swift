@@ -457,9 +457,10 @@ struct OutcomeLog: Sendable {
   /// in between, nothing is renamed and the caller tries again.
   private func rotate(taking pending: inout ArraySlice<String>) -> Rotation {
     let older = LogLines.read(olderPath)
-    let current = LogLines.read(path)
-    let carried = Self.carried(older: older, current: current)
-    let (olderIdentity, currentIdentity) = (older.identity, current.identity)
+    var heard: Set<String> = []
+    let currentIdentity = LogLines.forEachLine(of: path) { Self.noteHeard($0, in: &heard) }
+    let carried = Self.carried(older: older, heard: heard)
+    let olderIdentity = older.identity
     var bytes: [UInt8] = []
     for line in carried {
       bytes += line.utf8
@@ -489,6 +490,9 @@ struct OutcomeLog: Sendable {
       guard rename(temporary, path) == 0 else { return .failed(.system(errno)) }
       return .rotated
     }
+    // The files just read (6 MB) go back to the system: the writer's thread would
+    // otherwise keep them in its own allocator arena.
+    _ = releaseFreeMemory(0)
     switch renamed {
     case .success(.rotated):
       pending.removeFirst(taken)
@@ -517,16 +521,28 @@ struct OutcomeLog: Sendable {
   /// what announce writes in them before any is parsed: only the outcomes heard, and the
   /// missed ones that fit in ``carriedBytes``, newest first, are.
   static func carried(older: LogLines, current: LogLines) -> [String] {
-    guard !older.ranges.isEmpty else { return [] }
     var heard: Set<String> = []
     for file in [older, current] {
-      for index in file.ranges.indices where file.line(index, holds: #""event":"spoken""#) {
-        guard let record = HistoryRecord.parseKeeping(file.line(index))?.record, record.isOutcome,
-          record.wasHeard, let key = record.announcementKey
-        else { continue }
-        heard.insert(key)
+      file.bytes.withUnsafeBufferPointer { bytes in
+        for range in file.ranges { noteHeard(UnsafeBufferPointer(rebasing: bytes[range]), in: &heard) }
       }
     }
+    return carried(older: older, heard: heard)
+  }
+
+  /// Adds to `heard` the key of the announcement `line` says was heard, if it says so.
+  static func noteHeard(_ line: UnsafeBufferPointer<UInt8>, in heard: inout Set<String>) {
+    guard holds(line, #""event":"spoken""#),
+      let record = HistoryRecord.parseKeeping(String(decoding: line, as: UTF8.self))?.record,
+      record.isOutcome,
+      record.wasHeard, let key = record.announcementKey
+    else { return }
+    heard.insert(key)
+  }
+
+  /// ``carried(older:current:)`` with the keys heard in both files.
+  static func carried(older: LogLines, heard: Set<String>) -> [String] {
+    guard !older.ranges.isEmpty else { return [] }
     var size = 0
     var kept: [Int: String] = [:]
     var keys: Set<String> = []
@@ -691,3 +707,7 @@ struct OutcomeLog: Sendable {
     return kept
   }
 }
+
+/// glibc's `malloc_trim`, which Swift's Glibc module does not declare (it is in `<malloc.h>`).
+@_silgen_name("malloc_trim")
+private func releaseFreeMemory(_ pad: Int) -> Int32
