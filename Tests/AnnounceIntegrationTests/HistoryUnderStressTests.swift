@@ -92,6 +92,46 @@ extension SpeakingTests {
       #expect(numbers == Array((5_001...6_000).reversed()), "not the last 1,000 in order")
     }
 
+    /// Issue 39 item 2: the older file holds 1,000 missed records, the current one is
+    /// full, and one write runs under `ulimit -f 100`. The rotation renamed first and then
+    /// could not write: the current file was left empty, the 1,000 were gone, and the
+    /// message blamed a full disk.
+    @Test func aRotationUnderAFileSizeLimitLosesNothingAndNamesTheLimit() throws {
+      let state = freshState()
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      let directory = state + "/announce"
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      let stamp = #""at":"2026-01-01T00:00:00.000Z","pid":1"#
+      let older =
+        (1...1_000).map { index in
+          #"{"event":"gave-up","id":1,"text":"Missed \#(index) "# + String(repeating: "word ", count: 30)
+            + #"","attempt":1,"time":2.0,"reason":"interrupted","key":"seed-\#(index)","priority":"text","#
+            + stamp + "}"
+        }.joined(separator: "\n") + "\n"
+      try older.write(toFile: directory + "/log.jsonl.1", atomically: false, encoding: .utf8)
+      let heard =
+        #"{"event":"spoken","id":1,"text":"Heard "# + String(repeating: "x", count: 200) + "\",\"key\":\"h\","
+        + stamp + "}\n"
+      let current = String(repeating: heard, count: (3 << 20) / heard.utf8.count)
+      try current.write(toFile: directory + "/log.jsonl", atomically: false, encoding: .utf8)
+
+      var environment = environment(state: state, Self.nowhere)
+      environment["ANNOUNCE"] = Command.announce
+      let limited = try Command.run(
+        "/bin/bash", ["-c", "ulimit -f 100; exec \"$ANNOUNCE\" 'One more missed'"], environment: environment)
+      #expect(limited.status == 69, "\(limited.standardError)")
+      #expect(limited.standardError.contains("(File too large)"), "\(limited.standardError)")
+      #expect(!limited.standardError.contains("No space left"), "\(limited.standardError)")
+      #expect(try String(contentsOfFile: directory + "/log.jsonl.1", encoding: .utf8) == older)
+      #expect(try String(contentsOfFile: directory + "/log.jsonl", encoding: .utf8) == current)
+      let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+        $0.hasSuffix(".new")
+      }
+      #expect(leftovers.isEmpty, "\(leftovers)")
+      let missed = try announce(["history", "--missed", "-n", "5000"], state: state)
+      #expect(missed.standardOutput.split(separator: "\n").count == 1_000)
+    }
+
     /// Ten replays and ten writers at once, each its own process.
     @Test func tenReplaysAndTenWritersAsProcessesLoseNothingAndNeverStayBusy() throws {
       let state = freshState()

@@ -28,6 +28,7 @@ import Testing
       for line in 1...20_000 {
         recorder.rejected(line: line, input: "INFO served", reason: "not JSON", time: .zero)
       }
+      recorder.waitUntilWritten()
       #expect(History(log: log).records.count == 1)
     }
   }
@@ -75,7 +76,7 @@ import Testing
       let claimed = Mutex<[String]>([])
       DispatchQueue.concurrentPerform(iterations: 20) { worker in
         if worker < 10 {
-          if let (_, chosen) = History.claim(in: log, last: false, limit: 1) {
+          if let (_, chosen) = try? History.claim(in: log, last: false, limit: 1).get() {
             claimed.withLock { $0 += chosen.compactMap(\.key) }
           } else {
             lost.add(1, ordering: .relaxed)

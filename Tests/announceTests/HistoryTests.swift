@@ -198,7 +198,7 @@ import Testing
       for key in 1...20 { log.append(outcome("k\(key)", heard: false)) }
       let claims = Mutex<[[String]]>([])
       DispatchQueue.concurrentPerform(iterations: 8) { _ in
-        let keys = History.claim(in: log, last: false)?.1.compactMap(\.key) ?? []
+        let keys = (try? History.claim(in: log, last: false).get())?.1.compactMap(\.key) ?? []
         claims.withLock { $0.append(keys) }
       }
       let all = claims.withLock { $0 }.flatMap { $0 }
@@ -217,6 +217,7 @@ import Testing
             AnnouncerEvent(
               announcement: id, text: "", attempt: 1, time: .seconds(1), kind: .gaveUp(.noRetry)))
         }
+        recorder.waitUntilWritten()
       }
       let history = History(log: log)
       #expect(history.missed.count == 320)
@@ -235,6 +236,7 @@ import Testing
         AnnouncerEvent(
           announcement: AnnouncementID(1), text: "Saved", attempt: 1, time: .seconds(1),
           kind: .spoken(duration: .seconds(1))))
+      recorder.waitUntilWritten()
       var status = stat()
       #expect(stat(log.path, &status) == 0 && status.st_mode & 0o777 == 0o600)
       #expect(stat(log.directory, &status) == 0 && status.st_mode & 0o777 == 0o700)
@@ -247,7 +249,7 @@ import Testing
       let log = OutcomeLog(path: base.path, bound: 1_000)
       log.append(outcome("a", heard: false))
       log.append(outcome("b", heard: false))
-      let claimed = try #require(History.claim(in: log, last: false)).1
+      let claimed = try History.claim(in: log, last: false).get().1
       #expect(claimed.count == 2)
       // Other writers fill the log while the replay speaks: it rotates under it.
       for index in 1...8 { log.append(outcome("other\(index)", heard: true)) }
@@ -319,6 +321,7 @@ import Testing
       recorder.record(event(2, "line 2", .merged(into: AnnouncementID(3))))
       recorder.record(event(-1, "1 message skipped", .spoken(duration: .seconds(1))))
       recorder.record(event(3, "line 3", .spoken(duration: .seconds(1))))
+      recorder.waitUntilWritten()
       let history = History(log: log)
       #expect(history.outcomes.map(\.text) == ["line 1", "line 3"])
       #expect(history.missed.map(\.text) == ["line 1"])
@@ -347,6 +350,7 @@ import Testing
       recorder.flashEnded(AnnouncementID(1))
       recorder.flashEnded(AnnouncementID(2))
       recorder.writeHeld()
+      recorder.waitUntilWritten()
       let lines = log.lines()
       #expect(lines.count == 3)
       #expect(lines.filter { $0.contains("\"acknowledged\":\"route 3\"") }.count == 1)

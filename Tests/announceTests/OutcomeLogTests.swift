@@ -32,6 +32,7 @@ import Testing
       recorder.record(event(1, .spoken(duration: .milliseconds(700))), at: date, pid: 42)
       recorder.record(event(2, .gaveUp(.noRetry)), at: date, pid: 42)
       recorder.rejected(line: 3, input: "x", reason: "bad", time: .seconds(1))
+      recorder.waitUntilWritten()
       log.record(error: "speech-dispatcher \"x\" is gone.", status: 69, at: date, pid: 42)
       let written = lines(log.path)
       #expect(written.count == 3)
@@ -60,6 +61,7 @@ import Testing
       }
       let recorder = HistoryRecorder(log: log, terminal: nil)
       for id in 1...12 { recorder.record(spoken(id), at: Date(), pid: 1) }
+      recorder.waitUntilWritten()
       let current = lines(log.path)
       let older = lines(log.olderPath)
       let size = (try FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0

@@ -11,7 +11,7 @@ from typing import Optional
 
 from .braille import Braille
 from .lean import Lean, lean_rows
-from .scenarios import ColdStart, Core, Detach, Failure, Flood, Overhead, Retry
+from .scenarios import FLOOD_RSS_GOAL, ColdStart, Core, Detach, Failure, Flood, Overhead, Retry
 from .soak import Soak
 from .stats import MIB, ms, say, sec
 from .workspace import ROOT
@@ -256,7 +256,7 @@ def table_rows(res):
     fl = res.flood
     if fl:
         rows.append((f"6. Peak RSS, {fl.lines:,} stdin lines", f"{fl.peak / MIB:.1f} MiB", "n/a",
-                     f"{fl.state}: {fl.accepted:,} lines written", "≤ 32 MiB", goal(fl.peak <= 32 * MIB)))
+                     f"{fl.state}: {fl.accepted:,} lines written", "≤ 32 MiB", goal(fl.peak <= FLOOD_RSS_GOAL)))
     for w in res.waiting or []:
         rows.append((f"7. {w.waiting} processes waiting for turns, CPU", f"{w.cpu:.2f} s", "n/a",
                      f"{w.cpu_each_ms:.0f} ms each; wall {w.wall:.1f} s; {w.spoken} of {w.waiting} spoken"

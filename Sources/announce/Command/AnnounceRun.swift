@@ -39,12 +39,16 @@ struct AnnounceRun {
 
   /// Runs to the end. A failure that ends the run is said here, and only here, in one sentence.
   func result() async -> RunResult {
+    let result: RunResult
     do {
-      return try await outcome()
+      result = try await outcome()
     } catch {
       terminal.failure(error)
-      return .failed(error)
+      result = .failed(error)
     }
+    // Every record in the log before the process exits, a `--when-done` run's too.
+    await HistoryWriter.finishAll()
+    return result
   }
 
   /// The run's result, or the failure that ends it, which ``result()`` says.

@@ -14,6 +14,9 @@ enum Main {
     // A closed pipe must not kill us before a usage error is even written: writes then
     // fail with EPIPE, which Terminal ignores. (libspeechd also writes with plain write().)
     signal(SIGPIPE, SIG_IGN)
+    // A file-size limit (ulimit -f) must fail the outcome log's write with EFBIG, which
+    // it names, instead of killing the run.
+    signal(SIGXFSZ, SIG_IGN)
     let arguments = Array(CommandLine.arguments.dropFirst())
     let status =
       switch arguments.first {

@@ -9,29 +9,37 @@ import Glibc
 /// (a record whose `replays` is its key) has been heard since. A replay names the key of
 /// the announcement it speaks again, never another replay's, so replays of replays never
 /// chain, and a replay is never itself a missed announcement: nothing replays itself.
-struct History {
+struct History: Sendable {
   /// The records of the log, oldest first; lines that are not records are left out.
-  var records: [HistoryRecord]
+  var records: [HistoryRecord] = []
   /// The process that wrote each claim among ``records``, by the claim's index.
   private var claimants: [Int: Claimant] = [:]
   /// How many fields of the wrong type were left out of records that were kept.
   private(set) var skippedFields = 0
+  /// How many `error` lines, of runs that failed as a whole, the log holds.
+  private(set) var errorLines = 0
 
   /// The history in `log`'s two files, oldest first, skipping damaged lines.
   init(log: OutcomeLog) { self.init(lines: log.lines()) }
 
   /// The history in `lines`, oldest first, skipping lines that are not records, and
   /// fields of the wrong type in those that are.
-  init(lines: [String]) {
-    records = []
-    for line in lines {
-      guard let (record, skipped) = HistoryRecord.parseKeeping(line) else { continue }
-      skippedFields += skipped
-      if record.event == HistoryRecord.claimEvent, let pid = record.pid {
-        claimants[records.count] = Claimant(pid: pid, start: Claimant.start(inClaimLine: line))
-      }
-      records.append(record)
+  init(lines: [String]) { append(lines: lines) }
+
+  /// Adds `lines`, newer than those read so far.
+  mutating func append(lines: [String]) {
+    for line in lines { append(line, parsed: HistoryRecord.parseKeeping(line)) }
+  }
+
+  /// Adds `line`, newer than those read so far, as `parsed` from it.
+  mutating func append(_ line: String, parsed: (record: HistoryRecord, skipped: Int)?) {
+    guard let (record, skipped) = parsed else { return }
+    skippedFields += skipped
+    if record.event == HistoryRecord.claimEvent, let pid = record.pid {
+      claimants[records.count] = Claimant(pid: pid, start: Claimant.start(inClaimLine: line))
     }
+    if record.event == "error" { errorLines += 1 }
+    records.append(record)
   }
 
   /// The outcomes, oldest first: `spoken` and `gave-up` records with a text.
@@ -95,16 +103,18 @@ struct History {
   /// no running replay has claimed, oldest first; with `last`, the last announcement
   /// whatever its outcome, as its original was recorded.
   func toReplay(last: Bool, limit: Int = .max, isRunning: (Claimant) -> Bool) -> [HistoryRecord] {
+    let claimed = claimedKeys(isRunning: isRunning)
     if last {
       guard let newest = outcomes.last(where: { $0.announcementKey != nil }) else { return [] }
       let key = newest.announcementKey
+      // Another replay speaks it already: two at once must not say it twice.
+      if let key, claimed.contains(key) { return [] }
       let original = outcomes.last { $0.key == key && $0.replays == nil }
       var record = original ?? newest
       record.key = key
       record.replays = nil
       return [record]
     }
-    let claimed = claimedKeys(isRunning: isRunning)
     return Array(missed.filter { !claimed.contains($0.key ?? "") }.suffix(limit))
   }
 
@@ -129,25 +139,47 @@ struct History {
       "{\"event\":\"\(HistoryRecord.claimEvent)\",\"keys\":[\(list)]\(started)}", at: date, pid: pid)
   }
 
-  /// Reads `log` and claims what a replay speaks, under the log's lock, so that two
-  /// replays at once never speak the same announcement; the history as read, and the
-  /// records claimed, at most `limit`. `nil` when the lock could not be had within a second.
+  /// Reads `log` and claims what a replay speaks, so that two replays at once never speak
+  /// the same announcement; the history as read, and the records claimed, at most `limit`.
   ///
-  /// The whole log is read before the lock is taken; under the lock only what was
-  /// appended since is read, so that the lock is held for as long as an append takes,
-  /// however long the log.
-  static func claim(in log: OutcomeLog, last: Bool, limit: Int = .max) -> (History, [HistoryRecord])? {
-    let (lines, position) = log.linesAndPosition()
-    let claimed = log.whileLocked {
-      let newer = position.flatMap(log.lines(after:))
-      let history = History(lines: newer.map { lines + $0 } ?? log.lines())
-      let chosen = history.toReplay(last: last, limit: limit, isRunning: isRunning)
-      if !chosen.isEmpty {
-        _ = log.appendHoldingLock(claimLine(keys: chosen.compactMap(\.key)))
+  /// The whole log is read and parsed without the lock. Under the lock, only what was
+  /// appended since is read, and the claim is appended; when a rotation came between,
+  /// the log is read again. So the lock is held for about as long as an append takes,
+  /// however long the log, and a read never straddles a rotation. A claim that cannot be
+  /// written claims nothing: the replay then speaks nothing, rather than what another
+  /// replay may speak too.
+  static func claim(
+    in log: OutcomeLog, last: Bool, limit: Int = .max
+  ) -> Result<
+    (History, [HistoryRecord]), OutcomeLog.WriteFailure
+  > {
+    for attempt in 0...OutcomeLog.rotationTries {
+      var snapshot = log.snapshot()
+      let read = History(lines: snapshot.lines)
+      let locked = log.whileLocked { () -> Result<(History, [HistoryRecord]), OutcomeLog.WriteFailure>? in
+        var history = read
+        if let newer = log.lines(after: snapshot) {
+          history.append(lines: newer)
+        } else if attempt == OutcomeLog.rotationTries {
+          // Rotations keep coming between: read it all under the lock this once.
+          snapshot = log.snapshot()
+          history = History(lines: snapshot.lines)
+        } else {
+          return nil
+        }
+        let chosen = history.toReplay(last: last, limit: limit, isRunning: isRunning)
+        if !chosen.isEmpty, let failure = log.appendHoldingLock(claimLine(keys: chosen.compactMap(\.key))) {
+          return .failure(failure)
+        }
+        return .success((history, chosen))
       }
-      return (history, chosen)
+      switch locked {
+      case .failure(let failure): return .failure(failure)
+      case .success(.some(let result)): return result
+      case .success(.none): continue
+      }
     }
-    return try? claimed.get()
+    return .failure(.busy)
   }
 }
 

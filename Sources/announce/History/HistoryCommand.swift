@@ -81,7 +81,9 @@ struct HistoryCommand: ParsableCommand {
     }
     guard !chosen.isEmpty else {
       terminal.standardOutput(
-        Self.nothing(missed: missed, since: since, anything: !history.outcomes.isEmpty, path: log.path))
+        Self.nothing(
+          missed: missed, since: since, anything: !history.outcomes.isEmpty, errorLines: history.errorLines,
+          path: log.path))
       return
     }
     for (line, record) in chosen {
@@ -97,9 +99,15 @@ struct HistoryCommand: ParsableCommand {
   }
 
   /// The one sentence when nothing is listed.
-  static func nothing(missed: Bool, since: String?, anything: Bool, path: String) -> String {
+  /// `errorLines` are those of runs that failed as a whole, which hold no announcement.
+  static func nothing(
+    missed: Bool, since: String?, anything: Bool, errorLines: Int = 0, path: String
+  ) -> String {
     guard anything else {
-      return "Nothing is recorded yet in \(path)."
+      guard errorLines > 0 else { return "Nothing is recorded yet in \(path)." }
+      let lines = errorLines == 1 ? "1 error line" : "\(errorLines) error lines"
+      let none = missed ? "No announcement was missed" : "No announcement is recorded"
+      return "\(none): \(path) holds no announcement, only \(lines) of runs that failed as a whole."
     }
     let span = since.flatMap(seconds(in:)).map { " in the last " + SpokenDuration.text(seconds: $0) } ?? ""
     return missed ? "No announcement was missed\(span)." : "No announcement was recorded\(span)."

@@ -21,7 +21,8 @@ final class HistoryRecorder: EventSink {
   private let keyPrefix: String
   /// The announcements waiting for their outcome, by id, with their text as spoken.
   private let waiting = Mutex<[AnnouncementID: Announcement]>([:])
-  private let reported = Mutex(false)
+  /// Appends the records, on a thread of its own.
+  private let writer: HistoryWriter
   /// The key that said an announcement was read on the braille display, by id, until its outcome is written.
   private let acknowledged = Mutex<[AnnouncementID: String]>([:])
   /// With `--braille`, the records written only when their flash ends, by id: the key
@@ -38,12 +39,39 @@ final class HistoryRecorder: EventSink {
     self.log = log
     self.replays = replays
     self.terminal = terminal
+    let reported = Atomic(false)
+    writer = HistoryWriter(log: log) { [log] failure in
+      guard let terminal, !reported.exchange(true, ordering: .relaxed) else { return }
+      terminal.error(log.sentence(for: failure))
+    }
     let now = Date().timeIntervalSince1970
     keyPrefix = "\(getpid())-\(Int64((now * 1000).rounded()))-"
   }
 
+  /// How many announcements may wait for their outcome here before ``queued(_:as:)``
+  /// holds the input back while outcomes are being reported.
+  static let maxUnreported = 4_096
+
+  /// Keeps `announcement` until its outcome comes.
+  ///
+  /// In a flood the announcer drops lines faster than this recorder is told of it on a
+  /// loaded machine, and every outcome not yet reported waits in memory twice, as an
+  /// event and here (issue #39: 104 MiB for 100,000 lines). So while more than
+  /// ``maxUnreported`` wait, the reading of input pauses a millisecond at a time, as long
+  /// as the outcomes keep coming; a queue that long of announcements still being spoken
+  /// (`--max-queue`) makes no outcomes come, and pauses it for one millisecond only.
   func queued(_ announcement: Announcement, as id: AnnouncementID) {
-    waiting.withLock { $0[id] = announcement.asSpoken }
+    var count = waiting.withLock { waiting in
+      waiting[id] = announcement.asSpoken
+      return waiting.count
+    }
+    guard count > Self.maxUnreported else { return }
+    for _ in 0..<100 {
+      usleep(1_000)
+      let now = waiting.withLock { $0.count }
+      guard now < count, now > Self.maxUnreported / 2 else { return }
+      count = now
+    }
   }
 
   func record(_ event: AnnouncerEvent) { record(event, at: Date(), pid: getpid()) }
@@ -101,6 +129,15 @@ final class HistoryRecorder: EventSink {
       return
     case .spoken, .gaveUp:
       let announcement = waiting.withLock { $0.removeValue(forKey: event.announcement) }
+      if event.kind == .gaveUp(.dropped), !isHoldingBack,
+        acknowledged.withLock({ $0[event.announcement] == nil })
+      {
+        // A flood: its records are made on the writer's thread, and only those kept.
+        writer.write(dropped: true) {
+          self.line(for: event, announcement: announcement, at: date, pid: pid)
+        }
+        return
+      }
       var line = line(for: event, announcement: announcement, at: date, pid: pid)
       if let key = acknowledged.withLock({ $0.removeValue(forKey: event.announcement) }) {
         line = Self.line(line, acknowledgedWith: key)
@@ -125,23 +162,25 @@ final class HistoryRecorder: EventSink {
     let announcement = OutcomeLog.bounded(announcement ?? Announcement(event.text))
     // An event of a text spoken in parts carries its part; the record keeps the whole.
     whole.text = announcement.text
-    var line = String(EventJSON.line(for: whole).dropLast())
+    // Cut by its bytes: `dropLast()` on a String walks every character.
+    let json = EventJSON.line(for: whole)
+    var line = String(decoding: json.utf8.dropLast(), as: UTF8.self)
     line += ",\"key\":" + EventJSON.quoted(keyPrefix + String(event.announcement.rawValue))
     if let replays { line += ",\"replays\":" + EventJSON.quoted(replays) }
     line += HistoryRecord.fields(for: announcement)
     return OutcomeLog.stamped(line + "}", at: date, pid: pid)
   }
 
-  private func write(_ line: String) {
-    guard let failure = log.failure(appending: line), let terminal else { return }
-    let first = reported.withLock { reported in
-      defer { reported = true }
-      return !reported
-    }
-    if first {
-      terminal.error(log.sentence(for: failure))
-    }
-  }
+  private func write(_ line: String) { writer.write(line) }
+
+  /// Whether records wait for their braille flash to end.
+  private var isHoldingBack: Bool { held.withLock { $0 != nil } }
+
+  /// Returns once every record so far is in the log.
+  func finish() async { await writer.finish() }
+
+  /// ``finish()`` for tests that are not async.
+  func waitUntilWritten() { writer.waitUntilWritten() }
 }
 
 /// Whether runs record their outcomes: `ANNOUNCE_HISTORY=off` or `--no-history` turns it off.

@@ -51,21 +51,32 @@ struct ReplayCommand: AsyncParsableCommand {
   }
 
   /// Speaks the chosen announcements again, one run each, through `service`, and
-  /// returns their results.
+  /// returns their results. A signal ends the replay: the announcement being spoken is
+  /// cancelled, and those not yet spoken stay missed for the next replay.
   func replay(
-    environment: [String: String], service: any SpeechService = SpeechdService()
+    environment: [String: String], service: any SpeechService = SpeechdService(),
+    signals: any SignalSource = ProcessSignals()
   ) async -> [RunResult] {
     let log = OutcomeLog.forUser(environment: environment)
     let terminal = Terminal(quiet: quiet)
-    guard let (history, chosen) = History.claim(in: log, last: last, limit: count) else {
-      let failure = RunFailure.notDelivered(
-        log.problem()
-          ?? "The outcome log \(log.path) stayed locked for \(OutcomeLog.lockWait.components.seconds) seconds, so nothing was replayed; try again."
-      )
-      terminal.error(failure.sentence)
-      return [.failed(failure)]
+    if let problem = log.readProblem(so: "nothing can be replayed") {
+      terminal.error(problem)
+      return [.failed(.notDelivered(problem))]
+    }
+    let (last, count) = (self.last, self.count)
+    let claimed = await OutcomeLog.blocking { History.claim(in: log, last: last, limit: count) }
+    let history: History
+    let chosen: [HistoryRecord]
+    switch claimed {
+    case .success(let value): (history, chosen) = value
+    case .failure(let failure):
+      let sentence = Self.unclaimed(failure, log: log)
+      terminal.error(sentence)
+      return [.failed(.notDelivered(sentence))]
     }
     let sounding = Self.replayEnvironment(environment)
+    let relay = await ReplaySignals.armed(from: signals)
+    defer { relay.disarmAll() }
     guard !chosen.isEmpty else {
       let sentence = Self.nothing(in: history, last: last, now: Date().timeIntervalSince1970)
       terminal.standardOutput(sentence)
@@ -74,7 +85,7 @@ struct ReplayCommand: AsyncParsableCommand {
       {
         // Said, not recorded: a sentence about the history is no part of it.
         request.outcomes = AnnounceRequest.Outcomes(quiet: quiet)
-        return [await AnnounceRun(request, service: service).result()]
+        return [await AnnounceRun(request, service: service, signals: relay).result()]
       }
       return []
     }
@@ -86,11 +97,16 @@ struct ReplayCommand: AsyncParsableCommand {
     }
     var results: [RunResult] = []
     for record in chosen {
+      // A signal between two announcements ends the replay too.
+      if let signal = relay.received {
+        results.append(.interrupted(signal))
+        break
+      }
       let result: RunResult
       do {
         var request = try AnnounceRequest.replaying(record, environment: sounding)
         request.outcomes.quiet = quiet
-        result = await AnnounceRun(request, service: service).result()
+        result = await AnnounceRun(request, service: service, signals: relay).result()
       } catch {
         terminal.error(OneLineErrors.sentence(Announce.message(for: error), commandName: "announce replay"))
         results.append(.failed(.usage(Announce.message(for: error))))
@@ -103,9 +119,26 @@ struct ReplayCommand: AsyncParsableCommand {
     return results
   }
 
+  /// The one sentence when the replay could not claim what it would speak.
+  static func unclaimed(_ failure: OutcomeLog.WriteFailure, log: OutcomeLog) -> String {
+    switch failure {
+    case .busy:
+      return "The outcome log \(log.path) stayed locked for \(log.lockTimeout.components.seconds) seconds, "
+        + "so nothing was replayed; try again, or find the process that holds \(log.lockPath) with fuser."
+    case .system, .notOwn:
+      let unclaimed = "so replay could not claim what it would speak, and spoke nothing"
+      return log.sentence(for: failure).replacingBytes(of: "so an outcome was not logged", with: unclaimed)
+        .replacingBytes(of: "so outcomes are not logged", with: unclaimed)
+    }
+  }
+
   /// The one sentence when there is nothing to replay.
   static func nothing(in history: History, last: Bool, now: Double) -> String {
     func ago(_ seconds: Double) -> String { SpokenDuration.text(seconds: max(0, now - seconds)) + " ago" }
+    if last, history.outcomes.contains(where: { $0.announcementKey != nil }) {
+      return "The last announcement is being replayed by another announce replay already, "
+        + "so it is not spoken twice."
+    }
     if last || history.outcomes.isEmpty {
       return "Nothing was announced since the history began, so there is nothing to replay."
     }

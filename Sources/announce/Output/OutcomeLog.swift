@@ -1,6 +1,7 @@
 import AnnouncerCore
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// The log of what every run did, the history: one JSON object per line, in the format
 /// of `--json`, with `at` (local time, ISO 8601) and `pid` added.
@@ -77,7 +78,9 @@ struct OutcomeLog: Sendable {
   /// `jsonLine`, an object that ``EventJSON`` wrote, with the fields `at` and `pid` added at its end.
   static func stamped(_ jsonLine: String, at date: Date, pid: Int32) -> String {
     guard jsonLine.hasSuffix("}") else { return jsonLine }
-    return jsonLine.dropLast() + ",\"at\":\(quoted(timestamp(date))),\"pid\":\(pid)}"
+    // Cut by its bytes: `dropLast()` on a String walks every character.
+    return String(decoding: jsonLine.utf8.dropLast(), as: UTF8.self)
+      + ",\"at\":\(quoted(timestamp(date))),\"pid\":\(pid)}"
   }
 
   /// `date` in local time with milliseconds and the offset, such as `2026-11-22T10:15:03.120+01:00`
@@ -118,9 +121,9 @@ struct OutcomeLog: Sendable {
   static func quoted(_ text: String) -> String { EventJSON.quoted(text) }
 
   /// How long a writer waits for the lock before it leaves its line out. Every holder
-  /// holds it for one append, or a replay's claim, which reads only what was appended
-  /// since its unlocked read; ten replays and ten writers at once never wait 1 s, so
-  /// only a stuck or stopped holder makes a writer wait this long.
+  /// holds it for one append, a rotation's two renames, or a replay's claim, which reads
+  /// only what was appended since its unlocked read; ten replays and ten writers at once
+  /// never wait 1 s, so only a stuck or stopped holder makes a writer wait this long.
   static let lockWait: Duration = .seconds(10)
 
   /// Why a line was left out of the log.
@@ -140,6 +143,10 @@ struct OutcomeLog: Sendable {
       return "The outcome log \(path) stayed locked for \(lockTimeout.components.seconds) seconds, "
         + "so an outcome was not logged; find the process that holds \(lockPath) with fuser, "
         + "or set ANNOUNCE_HISTORY=off."
+    case .system(let code) where code == EFBIG:
+      return
+        "The outcome log \(path) cannot be written (\(String(cString: strerror(code)))): the file-size limit "
+        + "(ulimit -f) is too small for it, so an outcome was not logged; raise that limit, or set ANNOUNCE_HISTORY=off."
     case .system(let code) where code == ENOSPC || code == EDQUOT:
       return "The outcome log \(path) cannot be written (\(String(cString: strerror(code)))), "
         + "so an outcome was not logged; free some space on its disk, or set ANNOUNCE_HISTORY=off."
@@ -201,14 +208,14 @@ struct OutcomeLog: Sendable {
   /// Why the log cannot be read, as one sentence naming the fix; `nil` when it can, or
   /// when there is none yet. A log that root's `sudo -E` made root's, or a directory on
   /// its way, is named here rather than taken for an empty history.
-  func readProblem() -> String? {
+  func readProblem(so consequence: String = "the history cannot be shown") -> String? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
     if descriptor >= 0 {
       close(descriptor)
       return nil
     }
     guard errno != ENOENT else { return nil }
-    return "The outcome log \(path) cannot be read (\(Self.lastError())), so the history cannot be shown; "
+    return "The outcome log \(path) cannot be read (\(Self.lastError())), so \(consequence); "
       + "make it and the directories above it yours again, for example with sudo chown -R \"$USER\" ~/.local/state."
   }
 
@@ -275,7 +282,7 @@ struct OutcomeLog: Sendable {
   /// Opens `file` for writing without following a symbolic link or blocking on a FIFO,
   /// and keeps it only if it is a regular file of this user's.
   /// `flags` give the access mode and whether the file is created.
-  private static func openOwnRegularFile(_ file: String, flags: Int32) -> Int32? {
+  static func openOwnRegularFile(_ file: String, flags: Int32) -> Int32? {
     let descriptor = open(file, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
     guard descriptor >= 0 else { return nil }
     var status = stat()
@@ -313,9 +320,9 @@ struct OutcomeLog: Sendable {
   /// when it was left out.
   ///
   /// The line is written whole or not at all: one `write` of the whole record, and when
-  /// that falls short (a full disk), the file is cut back to its size before. A record
-  /// always starts on a line of its own: when a crash left the last line cut, a line
-  /// break goes before the record, so that only the cut line is lost to a reader.
+  /// that falls short (a full disk, a file-size limit), the file is cut back to its size
+  /// before. A record always starts on a line of its own: when a crash left the last line
+  /// cut, a line break goes before the record, so that only the cut line is lost to a reader.
   /// A log that cannot be written, is not a regular file of this user's, or whose lock
   /// stays taken for ``lockWait`` is given up on: the caller says ``problem()`` once, if
   /// anyone is there to hear it.
@@ -325,11 +332,30 @@ struct OutcomeLog: Sendable {
   }
 
   /// ``append(_:)``, saying why the line was left out; `nil` when it went in.
-  func failure(appending line: String) -> WriteFailure? {
-    switch whileLocked({ writeHoldingLock(line) }) {
-    case .success(let failure): failure
-    case .failure(let failure): failure
+  func failure(appending line: String) -> WriteFailure? { failure(appendingAll: [line]) }
+
+  /// Appends `lines` in order, as few writes as the bound allows, and says why the first
+  /// that was left out was; the lines after it are left out too.
+  ///
+  /// The lock is held for an append or a rotation's renames only: a rotation reads the
+  /// files and writes the new one before it takes the lock (see ``rotate(taking:)``).
+  func failure(appendingAll lines: [String]) -> WriteFailure? {
+    var pending = lines[...]
+    var races = 0
+    while !pending.isEmpty {
+      let appended = whileLocked { appendFitting(&pending, pastBound: races >= Self.rotationTries) }
+      switch appended {
+      case .failure(let failure), .success(.some(let failure)): return failure
+      case .success(.none): break
+      }
+      guard !pending.isEmpty else { return nil }
+      switch rotate(taking: &pending) {
+      case .rotated: continue
+      case .raced: races += 1
+      case .failed(let failure): return failure
+      }
     }
+    return nil
   }
 
   /// Runs `body` while holding the log's lock, so that no other writer appends or
@@ -344,117 +370,300 @@ struct OutcomeLog: Sendable {
     return .success(body())
   }
 
-  /// ``append(_:)`` for a caller of ``whileLocked(_:)``.
-  func appendHoldingLock(_ line: String) -> Bool { writeHoldingLock(line) == nil }
+  /// Runs `body` on a thread of its own and returns its value: the log's lock is waited
+  /// for by polling, which must not hold one of the few threads of Swift's cooperative pool.
+  static func blocking<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+    await withCheckedContinuation { continuation in
+      let started = SystemThread.start { continuation.resume(returning: body()) }
+      if !started { continuation.resume(returning: body()) }
+    }
+  }
 
-  /// ``failure(appending:)`` for a caller of ``whileLocked(_:)``.
-  ///
-  /// A rotation carries the missed announcements of the file it replaces, that no
-  /// replay has been heard for, into the new file, newest first up to ``carriedBytes``:
-  /// they are the last thing the history gives up.
-  private func writeHoldingLock(_ line: String) -> WriteFailure? {
-    var bytes = Array((line + "\n").utf8)
+  /// How often a rotation starts again because another writer rotated first, before the
+  /// lines go into the current file past its bound instead.
+  static let rotationTries = 3
+
+  /// ``append(_:)`` for a caller of ``whileLocked(_:)``.
+  func appendHoldingLock(_ line: String) -> WriteFailure? {
+    var pending = [line][...]
+    return appendFitting(&pending, pastBound: true)
+  }
+
+  /// Appends the first of `pending` that fit in the current file under ``bound`` (all of
+  /// them when `pastBound`), in one write, and removes them from `pending`; what is left
+  /// needs a rotation. The caller holds the lock.
+  private func appendFitting(_ pending: inout ArraySlice<String>, pastBound: Bool) -> WriteFailure? {
     // Read as well as write, to see whether the last line is whole.
-    let readWrite = O_RDWR | O_CREAT | O_APPEND
-    guard var file = Self.openOwnRegularFile(path, flags: readWrite) else {
+    guard let file = Self.openOwnRegularFile(path, flags: O_RDWR | O_CREAT | O_APPEND) else {
       return errno == 0 ? .notOwn : .system(errno)
     }
     defer { close(file) }
     var status = stat()
     guard fstat(file, &status) == 0 else { return .system(errno) }
-    if status.st_size > 0, Int(status.st_size) + bytes.count > bound {
-      let carried = carriedLines()
-      // When it cannot be renamed, the file grows past its bound rather than lose the line.
-      if rename(path, olderPath) == 0 {
-        guard let fresh = Self.openOwnRegularFile(path, flags: readWrite) else {
-          return errno == 0 ? .notOwn : .system(errno)
-        }
-        close(file)
-        file = fresh
-        guard fstat(file, &status) == 0 else { return .system(errno) }
-        if !carried.isEmpty {
-          bytes = Array((carried + [line]).joined(separator: "\n").utf8) + [UInt8(ascii: "\n")]
-        }
-      }
+    var bytes: [UInt8] = Self.endsWithLineBreak(file, size: status.st_size) ? [] : [UInt8(ascii: "\n")]
+    var taken = 0
+    for line in pending {
+      let size = line.utf8.count + 1
+      let fits = Int(status.st_size) + bytes.count + size <= bound
+      // An empty file takes one line of any length.
+      guard pastBound || fits || (status.st_size == 0 && taken == 0) else { break }
+      bytes += line.utf8
+      bytes.append(UInt8(ascii: "\n"))
+      taken += 1
     }
-    if !Self.endsWithLineBreak(file, size: status.st_size) { bytes.insert(UInt8(ascii: "\n"), at: 0) }
-    var written = -1
-    repeat {
-      written = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
-    } while written < 0 && errno == EINTR
-    if written != bytes.count {
-      let failure = written < 0 ? errno : ENOSPC
-      // Cut back what part of the line went in, so that the next record is not glued to it.
+    guard taken > 0 else { return nil }
+    if let failure = Self.writeAll(bytes, to: file) {
+      // Cut back what part of the lines went in, so that the next record is not glued to it.
       _ = ftruncate(file, status.st_size)
       return .system(failure)
+    }
+    pending.removeFirst(taken)
+    return nil
+  }
+
+  /// Writes all of `bytes` to `file`; the `errno` of the write that failed, or `nil`.
+  /// A write that falls short is continued, so that the error named is the one that
+  /// stopped it (`EFBIG` under a file-size limit, `ENOSPC` on a full disk).
+  static func writeAll(_ bytes: [UInt8], to file: Int32) -> Int32? {
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes { buffer in
+        buffer.baseAddress.map { write(file, $0 + offset, buffer.count - offset) } ?? 0
+      }
+      if written < 0, errno == EINTR { continue }
+      guard written > 0 else { return written < 0 ? errno : ENOSPC }
+      offset += written
     }
     return nil
   }
 
-  /// The lines of the older file that a rotation would lose and the history still
-  /// needs: missed announcements no replay has been heard for, newest first up to
-  /// ``carriedBytes``, in their order.
-  private func carriedLines() -> [String] {
-    let older = Self.wholeLines(of: olderPath)
-    guard !older.isEmpty else { return [] }
-    let missed = Set(History(lines: older + Self.wholeLines(of: path)).missed.compactMap(\.key))
-    var kept: [String] = []
-    var size = 0
-    for line in older.reversed() {
-      guard let record = HistoryRecord.parseKeeping(line)?.record, record.replays == nil,
-        let key = record.key, missed.contains(key), record.isOutcome
-      else { continue }
-      size += line.utf8.count + 1
-      guard size <= Self.carriedBytes else { break }
-      kept.append(line)
+  /// How a rotation went.
+  enum Rotation: Equatable {
+    /// The new file is in place, with the lines it took.
+    case rotated
+    /// Another writer rotated since the files were read: nothing changed.
+    case raced
+    /// The new file could not be written: both files are as they were.
+    case failed(WriteFailure)
+  }
+
+  /// Replaces the older file with the current one and starts a new current file with the
+  /// carried lines (``carried(older:current:)``) and the first of `pending` that fit.
+  ///
+  /// The new file is written whole and flushed to disk under a name of its own before
+  /// anything is renamed, and the lock is taken only for the two renames: a rotation that
+  /// cannot write (a full disk, a file-size limit) leaves both files as they were, and a
+  /// reader or writer never waits while the files are read. Should another writer rotate
+  /// in between, nothing is renamed and the caller tries again.
+  private func rotate(taking pending: inout ArraySlice<String>) -> Rotation {
+    let older = LogLines.read(olderPath)
+    var heard: Set<String> = []
+    let currentIdentity = LogLines.forEachLine(of: path) { Self.noteHeard($0, in: &heard) }
+    let carried = Self.carried(older: older, heard: heard)
+    let olderIdentity = older.identity
+    var bytes: [UInt8] = []
+    for line in carried {
+      bytes += line.utf8
+      bytes.append(UInt8(ascii: "\n"))
     }
-    return kept.reversed()
+    var taken = 0
+    for line in pending {
+      guard taken == 0 || bytes.count + line.utf8.count + 1 <= bound else { break }
+      bytes += line.utf8
+      bytes.append(UInt8(ascii: "\n"))
+      taken += 1
+    }
+    let temporary = path + ".\(getpid())-\(Self.rotationCounter.add(1, ordering: .relaxed).newValue).new"
+    let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard file >= 0 else { return .failed(.system(errno)) }
+    var failure = Self.writeAll(bytes, to: file)
+    if failure == nil, fsync(file) != 0 { failure = errno }
+    close(file)
+    if let failure {
+      unlink(temporary)
+      return .failed(.system(failure))
+    }
+    let renamed = whileLocked { () -> Rotation in
+      guard FileIdentity.of(olderPath) == olderIdentity, FileIdentity.of(path) == currentIdentity
+      else { return .raced }
+      guard rename(path, olderPath) == 0 else { return .failed(.system(errno)) }
+      guard rename(temporary, path) == 0 else { return .failed(.system(errno)) }
+      return .rotated
+    }
+    // The files just read (6 MB) go back to the system: the writer's thread would
+    // otherwise keep them in its own allocator arena.
+    _ = releaseFreeMemory(0)
+    switch renamed {
+    case .success(.rotated):
+      pending.removeFirst(taken)
+      return .rotated
+    case .success(let other):
+      unlink(temporary)
+      // When it cannot be renamed, the file grows past its bound rather than lose the line.
+      if case .failed = other { return .raced }
+      return other
+    case .failure(let failure):
+      unlink(temporary)
+      return .failed(failure)
+    }
+  }
+
+  /// Tells apart the temporary files of a process's rotations.
+  private static let rotationCounter = Atomic<Int>(0)
+
+  /// The lines of the older file that a rotation would lose and the history still
+  /// needs: missed announcements no replay has been heard for, in their order, up to
+  /// ``carriedBytes``. Those missed because flood control dropped them come last: the
+  /// newest genuine ones (interrupted, unreachable, broken audio) are carried first,
+  /// and dropped ones only fill what room is left.
+  ///
+  /// A rotation in a flood comes every few thousand records, so the lines are sorted by
+  /// what announce writes in them before any is parsed: only the outcomes heard, and the
+  /// missed ones that fit in ``carriedBytes``, newest first, are.
+  static func carried(older: LogLines, current: LogLines) -> [String] {
+    var heard: Set<String> = []
+    for file in [older, current] {
+      file.bytes.withUnsafeBufferPointer { bytes in
+        for range in file.ranges { noteHeard(UnsafeBufferPointer(rebasing: bytes[range]), in: &heard) }
+      }
+    }
+    return carried(older: older, heard: heard)
+  }
+
+  /// Adds to `heard` the key of the announcement `line` says was heard, if it says so.
+  static func noteHeard(_ line: UnsafeBufferPointer<UInt8>, in heard: inout Set<String>) {
+    guard holds(line, #""event":"spoken""#),
+      let record = HistoryRecord.parseKeeping(String(decoding: line, as: UTF8.self))?.record,
+      record.isOutcome,
+      record.wasHeard, let key = record.announcementKey
+    else { return }
+    heard.insert(key)
+  }
+
+  /// ``carried(older:current:)`` with the keys heard in both files.
+  static func carried(older: LogLines, heard: Set<String>) -> [String] {
+    guard !older.ranges.isEmpty else { return [] }
+    var size = 0
+    var kept: [Int: String] = [:]
+    var keys: Set<String> = []
+    for dropped in [false, true] {
+      for index in older.ranges.indices.reversed() where older.line(index, holds: #""event":"gave-up""#) {
+        guard older.line(index, holds: #""reason":"dropped""#) == dropped, kept[index] == nil else {
+          continue
+        }
+        guard size + older.size(index) <= carriedBytes else { break }
+        let line = older.line(index)
+        guard let record = HistoryRecord.parseKeeping(line)?.record, record.replays == nil, record.isOutcome,
+          !record.wasHeard, let key = record.key, !heard.contains(key), keys.insert(key).inserted
+        else { continue }
+        size += older.size(index)
+        kept[index] = line
+      }
+    }
+    return kept.sorted { $0.key < $1.key }.map(\.value)
+  }
+
+  /// Whether `line` holds the bytes of `part`; a search of bytes, which a rotation in a
+  /// flood does for thousands of lines.
+  static func holds(_ line: UnsafeBufferPointer<UInt8>, _ part: String) -> Bool {
+    var part = part
+    return part.withUTF8 { needle in
+      guard let bytes = line.baseAddress, let wanted = needle.baseAddress, let first = needle.first,
+        line.count >= needle.count
+      else { return needle.isEmpty }
+      var start = 0
+      let last = line.count - needle.count
+      while start <= last {
+        guard let found = memchr(bytes + start, Int32(first), last - start + 1) else { return false }
+        let index = bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        if memcmp(bytes + index, wanted, needle.count) == 0 { return true }
+        start = index + 1
+      }
+      return false
+    }
   }
 
   /// The whole lines of the older log and then of the current one, oldest first. A line
   /// cut by a crash is left out, as is a file that is not a regular file of this
   /// user's (a symbolic link or a FIFO there is neither followed nor read).
-  func lines() -> [String] {
-    [olderPath, path].flatMap { Self.wholeLines(of: $0) }
+  func lines() -> [String] { snapshot().lines }
+
+  /// A file by its device and inode, which a rotation's rename changes for the path.
+  struct FileIdentity: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+
+    init(_ status: stat) {
+      device = UInt64(status.st_dev)
+      inode = UInt64(status.st_ino)
+    }
+
+    /// The file at `path`, not following a symbolic link; `nil` when there is none.
+    static func of(_ path: String) -> FileIdentity? {
+      var status = stat()
+      return lstat(path, &status) == 0 ? FileIdentity(status) : nil
+    }
   }
 
   /// Where a read of the current file ended: the file, and the bytes of whole lines read.
-  struct ReadPosition: Equatable {
-    var device: UInt64
-    var inode: UInt64
+  struct ReadPosition: Equatable, Sendable {
+    var identity: FileIdentity
     var offset: Int
   }
 
-  /// ``lines()``, and where the read of the current file ended, for
-  /// ``lines(after:)``; the position is `nil` when there is no current file.
-  func linesAndPosition() -> ([String], ReadPosition?) {
-    let older = Self.wholeLines(of: olderPath)
-    guard let descriptor = Self.openOwnRegularFile(path, flags: O_RDONLY) else { return (older, nil) }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { return (older, nil) }
-    let (current, offset) = Self.wholeLines(reading: descriptor, from: 0)
-    let position = ReadPosition(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), offset: offset)
-    return (older + current, position)
+  /// Both files as one read saw them, and which files those were.
+  struct Snapshot: Sendable {
+    var olderLines: [String] = []
+    var currentLines: [String] = []
+    /// The older file read; `nil` when there was none.
+    var older: FileIdentity?
+    /// The current file read and where its read ended; `nil` when there was none.
+    var current: ReadPosition?
+    /// The lines of both, oldest first.
+    var lines: [String] { olderLines + currentLines }
   }
 
-  /// The whole lines appended to the current file since `position`; `nil` when it is
-  /// another file now (a rotation came between), and everything must be read again.
-  func lines(after position: ReadPosition) -> [String]? {
+  /// Reads both files without the lock, and again when a rotation came between the two
+  /// reads (the paths then name other files than those read), so that no record is read
+  /// twice or missed.
+  func snapshot() -> Snapshot {
+    var result = Snapshot()
+    for _ in 0..<8 {
+      result = Snapshot()
+      if let descriptor = Self.openOwnRegularFile(olderPath, flags: O_RDONLY) {
+        var status = stat()
+        if fstat(descriptor, &status) == 0 { result.older = FileIdentity(status) }
+        result.olderLines = Self.wholeLines(reading: descriptor, from: 0).lines
+        close(descriptor)
+      }
+      if let descriptor = Self.openOwnRegularFile(path, flags: O_RDONLY) {
+        var status = stat()
+        let identity = fstat(descriptor, &status) == 0 ? FileIdentity(status) : nil
+        let (lines, offset) = Self.wholeLines(reading: descriptor, from: 0)
+        result.currentLines = lines
+        result.current = identity.map { ReadPosition(identity: $0, offset: offset) }
+        close(descriptor)
+      }
+      if FileIdentity.of(olderPath) == result.older, FileIdentity.of(path) == result.current?.identity {
+        break
+      }
+    }
+    return result
+  }
+
+  /// The whole lines appended to the current file since `snapshot` read it; `nil` when
+  /// either path names another file now (a rotation came between), and everything must
+  /// be read again.
+  func lines(after snapshot: Snapshot) -> [String]? {
+    guard FileIdentity.of(olderPath) == snapshot.older else { return nil }
+    guard let position = snapshot.current else { return FileIdentity.of(path) == nil ? [] : nil }
     guard let descriptor = Self.openOwnRegularFile(path, flags: O_RDONLY) else { return nil }
     defer { close(descriptor) }
     var status = stat()
-    guard fstat(descriptor, &status) == 0, UInt64(status.st_dev) == position.device,
-      UInt64(status.st_ino) == position.inode, Int(status.st_size) >= position.offset
+    guard fstat(descriptor, &status) == 0, FileIdentity(status) == position.identity,
+      Int(status.st_size) >= position.offset
     else { return nil }
     return Self.wholeLines(reading: descriptor, from: position.offset).lines
-  }
-
-  /// The lines of `file` that end in a line break.
-  private static func wholeLines(of file: String) -> [String] {
-    guard let descriptor = openOwnRegularFile(file, flags: O_RDONLY) else { return [] }
-    defer { close(descriptor) }
-    return wholeLines(reading: descriptor, from: 0).lines
   }
 
   /// The lines that end in a line break in `descriptor` from byte `start`, and the
@@ -498,3 +707,7 @@ struct OutcomeLog: Sendable {
     return kept
   }
 }
+
+/// glibc's `malloc_trim`, which Swift's Glibc module does not declare (it is in `<malloc.h>`).
+@_silgen_name("malloc_trim")
+private func releaseFreeMemory(_ pad: Int) -> Int32
