@@ -1,3 +1,4 @@
+import AnnouncerTesting
 import Foundation
 import Testing
 
@@ -124,6 +125,37 @@ import Testing
       _ = try await SpeechdClient.connect(environment: environment)
     }
     #expect(ForwardedSpeechdSocket.presence(at: path) == .ours)
+  }
+
+  /// A stopped or hung sshd session: its socket's backlog is full, and a blocking connect()
+  /// to it would never return.
+  @Test func aForwardWhoseBacklogIsFullIsHungNotStaleAndStays() async throws {
+    let stuck = try StuckListener.unix(at: path)
+    #expect(ForwardedSpeechdSocket.listener(at: path, within: .milliseconds(200)) == .notAccepting)
+    let started = ContinuousClock.now
+    await #expect(throws: SpeechdConnectError.forwardHung(path: path, acceptsConnections: false)) {
+      _ = try await SpeechdClient.connect(environment: environment)
+    }
+    let waited = started.duration(to: .now)
+    #expect(waited < .seconds(3), "waited \(waited)")
+    #expect(ForwardedSpeechdSocket.presence(at: path) == .ours)
+    withExtendedLifetime(stuck) {}
+  }
+
+  /// An sshd that takes the connection but whose session is hung: nothing ever answers.
+  @Test func aForwardThatTakesConnectionsAndNeverAnswersIsHungAndStays() async throws {
+    let listener = try boundSocket(listening: true)
+    defer { close(listener) }
+    #expect(ForwardedSpeechdSocket.listener(at: path) == .accepts)
+    await #expect(throws: SpeechdConnectError.forwardHung(path: path, acceptsConnections: true)) {
+      _ = try await SpeechdClient.connect(environment: environment)
+    }
+    #expect(ForwardedSpeechdSocket.presence(at: path) == .ours)
+  }
+
+  @Test func aForwardNobodyListensOnIsRefused() throws {
+    close(try boundSocket(listening: false))
+    #expect(ForwardedSpeechdSocket.listener(at: path) == .refused)
   }
 
   @Test func aFileThatIsNotOurSocketIsNotTalkedTo() throws {
