@@ -36,23 +36,41 @@ package final class StuckListener: @unchecked Sendable {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
       }
     }
-    // Non-blocking connections go in until the backlog is full and the kernel says EAGAIN.
-    for _ in 0..<8 {
+    stuck.waiting = try fillBacklog(at: path, within: 8)
+    return stuck
+  }
+
+  /// Connects to the unix socket at `path` without blocking until its backlog is full (the
+  /// kernel says `EAGAIN`), making at most `limit` connections; they are returned, for the
+  /// caller to close.
+  package static func fillBacklog(at path: String, within limit: Int) throws(Failure) -> [Int32] {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: path.utf8.prefix(raw.count - 1))
+      raw[min(path.utf8.count, raw.count - 1)] = 0
+    }
+    var clients: [Int32] = []
+    while clients.count < limit {
       let client = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
       let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, length) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(client, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
       }
       guard connected == 0 else {
         let code = errno
         close(client)
         guard code == EAGAIN else {
+          for fd in clients { close(fd) }
           throw Failure(description: "connecting to fill the backlog failed: errno \(code)")
         }
-        return stuck
+        return clients
       }
-      stuck.waiting.append(client)
+      clients.append(client)
     }
-    throw Failure(description: "the backlog of \(path) did not fill")
+    for fd in clients { close(fd) }
+    throw Failure(description: "the backlog of \(path) did not fill in \(limit) connections")
   }
 
   /// A TCP socket on 127.0.0.1 at a port the kernel picks, whose accept queue of none is

@@ -1,4 +1,5 @@
 import AnnouncerCore
+import AnnouncerTesting
 import Foundation
 import Testing
 
@@ -91,24 +92,9 @@ extension SpeakingTests {
       }
 
       // The backlog full, as a stopped session's is after enough prompts.
-      var filling: [Int32] = []
+      // sshd listens with a backlog of 128.
+      let filling = try StuckListener.fillBacklog(at: forwarded, within: 4096)
       defer { for fd in filling { close(fd) } }
-      while filling.count < 4096 {
-        let client = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: forwarded.utf8 + [0]) }
-        let connected = withUnsafePointer(to: &address) {
-          $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(client, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-          }
-        }
-        guard connected == 0 else {
-          close(client)
-          break
-        }
-        filling.append(client)
-      }
       for arguments in [["Saved"], hook, ["doctor"]] {
         let result = try run(arguments)
         let said = arguments == ["doctor"] ? result.standardOutput : result.standardError

@@ -54,39 +54,38 @@ enum SpeechdConnector {
 
   /// Connects to exactly `resolved`, within ``connectBound`` whatever listens there.
   ///
-  /// The greeting comes first, off libspeechd's queue: it connects without blocking and is
-  /// bounded by `replyBound`, and it must not wait behind a libspeechd call that an earlier
-  /// attempt left blocked. Only when it found speech-dispatcher, or nothing at all (when
-  /// libspeechd may start the daemon), is libspeechd let connect, with a blocking
-  /// `connect()` of its own, and only the rest of the bound is waited for it.
+  /// The greeting comes first, on a queue of its own rather than libspeechd's, so that it
+  /// never waits behind a libspeechd call an earlier attempt left blocked: it connects
+  /// without blocking and is bounded by `replyBound`. Only when it found speech-dispatcher,
+  /// or nothing at all (when libspeechd may start the daemon), is libspeechd let connect,
+  /// with a blocking `connect()` of its own, on its queue. Both run in one bounded piece
+  /// of work, with no hop through Swift's threads between them, so the bound holds even
+  /// when those threads are busy.
   static func connect(
     to resolved: SpeechdAddress, appName: String,
     replyBound: Duration = SSIPGreeting.replyBound, isForwarded: Bool = false
   ) async throws(SpeechdConnectError) -> SpeechdClient {
-    let deadline = ContinuousClock.now + connectBound
-    // A queue of its own, whose thread is there whatever holds the global ones.
-    let finding = await Deadline.run(within: connectBound, on: DispatchQueue(label: "announce.greeting")) {
-      SSIPGreeting.check(resolved, within: replyBound)
-    }
-    switch finding {
-    case .somethingElse:
-      throw .unreachable(
-        resolved, detail: "something answered there, but it does not speak speech-dispatcher's protocol")
-    case .silent:
-      throw .notAnswering(resolved, within: replyBound)
-    case .notAccepting:
-      throw .notAccepting(resolved, within: replyBound)
-    case nil:
-      throw .notAnswering(resolved, within: connectBound)
-    case .nobodyListens, .speechDispatcher:
-      break
-    }
-    let result = await Deadline.run(within: ContinuousClock.now.duration(to: deadline), on: Libspeechd.queue)
-    {
+    let result = await Deadline.run(within: connectBound, on: DispatchQueue(label: "announce.greeting")) {
       Result { () throws(SpeechdConnectError) in
-        let (connection, clientID) = try Libspeechd.open(resolved, appName: appName)
-        return SpeechdClient(
-          connection: connection, clientID: clientID, address: resolved, isForwarded: isForwarded)
+        switch SSIPGreeting.check(resolved, within: replyBound) {
+        case .somethingElse:
+          throw .unreachable(
+            resolved,
+            detail: "something answered there, but it does not speak speech-dispatcher's protocol")
+        case .silent:
+          throw .notAnswering(resolved, within: replyBound)
+        case .notAccepting:
+          throw .notAccepting(resolved, within: replyBound)
+        case .nobodyListens, .speechDispatcher:
+          break
+        }
+        return try Libspeechd.queue.sync {
+          Result { () throws(SpeechdConnectError) in
+            let (connection, clientID) = try Libspeechd.open(resolved, appName: appName)
+            return SpeechdClient(
+              connection: connection, clientID: clientID, address: resolved, isForwarded: isForwarded)
+          }
+        }.get()
       }
     }
     guard let result else { throw .notAnswering(resolved, within: connectBound) }

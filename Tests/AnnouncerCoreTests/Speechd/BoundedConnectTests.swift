@@ -8,15 +8,10 @@ import Testing
 /// Connecting within a deadline to listeners that take connections, refuse them, or never
 /// accept them (a full backlog, as a stopped daemon or sshd session leaves it).
 @Suite final class BoundedConnectTests {
-  let directory: String
+  let temporary: SocketDirectory
+  var directory: String { temporary.path }
 
-  init() throws {
-    var template = Array("/tmp/announce-core-connect-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
-    directory = String(cString: made)
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: directory) }
+  init() throws { temporary = try SocketDirectory("connect") }
 
   var path: String { directory + "/listener.sock" }
 
@@ -111,15 +106,10 @@ import Testing
 /// Connecting to speech-dispatcher at an address whose listener never accepts: the run
 /// learns so within the bound, and why, rather than waiting for ever.
 @Suite final class NotAcceptingAddressTests {
-  let directory: String
+  let temporary: SocketDirectory
+  var directory: String { temporary.path }
 
-  init() throws {
-    var template = Array("/tmp/announce-core-stuck-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
-    directory = String(cString: made)
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: directory) }
+  init() throws { temporary = try SocketDirectory("stuck") }
 
   @Test(arguments: ["unix", "tcp"])
   func anAddressWhoseListenerDoesNotAcceptIsNotAcceptingWithinTheGreetingsBound(kind: String) async throws {

@@ -70,15 +70,10 @@ import Testing
 
 /// A forwarded socket that is really there, on this machine, with nothing or a hang-up behind it.
 @Suite final class StaleForwardTests {
-  let directory: String
+  let temporary: SocketDirectory
+  var directory: String { temporary.path }
 
-  init() throws {
-    var template = Array("/tmp/announce-core-fwd-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
-    directory = String(cString: made)
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: directory) }
+  init() throws { temporary = try SocketDirectory("fwd") }
 
   var environment: [String: String] {
     ["SSH_CONNECTION": "127.0.0.1 1 127.0.0.1 2", "XDG_RUNTIME_DIR": directory]
