@@ -52,10 +52,11 @@ extension SpeakingTests {
     static let installedShells = ShellSession.Shell.allCases.filter { $0 == .bash || $0.path != nil }
 
     /// A shell whose start-up file runs `setup`, then sources the hook `times` times,
-    /// with `ANNOUNCE_MIN_SECONDS=1` in its environment unless `threshold` is false.
+    /// then runs `after`, with `ANNOUNCE_MIN_SECONDS=1` in its environment unless
+    /// `threshold` is false.
     func hookedShell(
       _ shell: ShellSession.Shell, setup: [String] = [], sourcingTimes times: Int = 1,
-      threshold: Bool = true
+      after: [String] = [], threshold: Bool = true
     ) throws -> ShellSession {
       let line =
         shell == .fish
@@ -64,7 +65,7 @@ extension SpeakingTests {
       var environment = stack.clientEnvironment().filter { !Self.hookVariables.contains($0.key) }
       if threshold { environment["ANNOUNCE_MIN_SECONDS"] = "1" }
       let session = try ShellSession(
-        shell, setup: setup + Array(repeating: line, count: times), environment: environment)
+        shell, setup: setup + Array(repeating: line, count: times) + after, environment: environment)
       #expect(session.waitUntilReady(), "\(shell) showed no prompt: \(session.screen())")
       return session
     }
@@ -163,6 +164,40 @@ extension SpeakingTests {
       #expect(session.wait(timeout: 20) { !spokenTexts(session).isEmpty })
       let logged = session.logEntries().compactMap { $0["text"] as? String }
       #expect(logged == ["sleep 1.1 failed with status 1 after 1 second"], "\(logged)")
+    }
+
+    /// The shells' own check read `1m` and `0x10` as 0, and started `hook-finished` after
+    /// every command (issue #39 item 7). It reads the threshold as announce does, through
+    /// `announce hook-threshold`: a wrapper in announce's place notes what the hook starts.
+    @Test(arguments: installedShells)
+    func theShellsCheckReadsTheThresholdAsAnnounceDoes(shell: ShellSession.Shell) throws {
+      let wrapper = NSTemporaryDirectory() + "announce-wrapper-\(getpid())-\(shell.rawValue)"
+      try "#!/bin/sh\necho \"$1\" >> \"$PROMPTS.calls\"\nexec \"$ANNOUNCE\" \"$@\"\n".write(
+        toFile: wrapper, atomically: true, encoding: .utf8)
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper)
+      defer { try? FileManager.default.removeItem(atPath: wrapper) }
+      func set(_ value: String) -> String {
+        shell == .fish ? "set -g ANNOUNCE_MIN_SECONDS \(value)" : "ANNOUNCE_MIN_SECONDS=\(value)"
+      }
+      let session = try hookedShell(
+        shell,
+        after: [
+          shell == .fish ? "set -g __announce_bin \(wrapper)" : "__announce_bin=\(wrapper)", set("1m"),
+        ],
+        threshold: false)
+      defer { session.close() }
+      // Under a minute, and under the 10 seconds that 0x10 (no duration) stands for.
+      #expect(session.waitForPrompt { session.type("sleep 1.2") })
+      #expect(session.waitForPrompt { session.type(set("0x10")) })
+      #expect(session.waitForPrompt { session.type(set("1")) })
+      #expect(session.waitForPrompt { session.type("sleep 1.1") })
+      #expect(session.wait(timeout: 20) { !spokenTexts(session).isEmpty })
+      #expect(spokenTexts(session) == ["sleep 1.1 finished after 1 second"])
+      let calls = ((try? String(contentsOfFile: session.promptsPath + ".calls", encoding: .utf8)) ?? "")
+        .split(separator: "\n")
+      #expect(calls.filter { $0 == "hook-finished" }.count == 1, "\(calls)")
+      // Asked once for each value, never at a prompt where it did not change.
+      #expect(calls.filter { $0 == "hook-threshold" }.count == 3, "\(calls)")
     }
   }
 }

@@ -156,4 +156,22 @@ import Testing
     let off = OutcomeLogCheck(environment: ["XDG_STATE_HOME": file, "ANNOUNCE_HISTORY": "off"]).run()
     #expect(off.finding == .notInUse)
   }
+
+  /// A relative HOME put the log's directories and lock file into the directory doctor ran
+  /// in, and doctor called the log writable (issue #39 item 6); it is refused as a run
+  /// refuses it, in the same sentence.
+  @Test func aRelativeHomeIsRefusedAsARunRefusesItAndNothingIsMade() throws {
+    let home = "announce-relative-home-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: home) }
+    let environment = ["HOME": home]
+    let line = OutcomeLogCheck(environment: environment).run()
+    #expect(line.finding == .somethingElseBroken)
+    #expect(line.sentence == OutcomeLog.placeProblem(environment: environment))
+    #expect(line.sentence.hasPrefix("HOME=\(home) is not an absolute path"))
+    #expect(!FileManager.default.fileExists(atPath: home), "doctor made \(home) in the current directory")
+    // An invalid ANNOUNCE_HISTORY is named as a run names it, too.
+    let invalid = OutcomeLogCheck(environment: ["HOME": "/nonexistent", "ANNOUNCE_HISTORY": "maybe"]).run()
+    #expect(invalid.finding == .somethingElseBroken)
+    #expect(invalid.sentence.hasPrefix("ANNOUNCE_HISTORY=maybe is not on or off"), "\(invalid.sentence)")
+  }
 }

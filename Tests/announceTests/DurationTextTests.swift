@@ -3,7 +3,9 @@ import Testing
 
 @testable import announce
 
-/// Durations are read one way: by `--since`, `--timeout`, `--delay` and `ANNOUNCE_TIMEOUT`.
+/// Durations are read one way: by `--since`, `--timeout`, `--delay`, `--braille-flash`,
+/// `ANNOUNCE_TIMEOUT`, `ANNOUNCE_MIN_SECONDS` (in `hook-finished` and in the shells' own
+/// check, through `hook-threshold`) and tmux's `@announce-interval`.
 @Suite struct DurationTextTests {
   @Test(arguments: [
     ("90", 90.0), ("90s", 90), ("1m", 60), ("30m", 1800), ("1h", 3600), ("1h30m", 5400), ("2d", 172_800),
@@ -50,5 +52,50 @@ import Testing
     #expect(try timeout([], ["ANNOUNCE_TIMEOUT": "1m30s"]) == 90)
     #expect(throws: (any Error).self) { try timeout([], ["ANNOUNCE_TIMEOUT": "0x10"]) }
     #expect(throws: (any Error).self) { try timeout(["--timeout", "0x10"]) }
+  }
+
+  /// `--braille-flash 0x10` ran 16 s and `1e1` 10 s (issue #39 item 7).
+  @Test func theBrailleFlashReadsDurationsAndRefusesHexadecimalAndExponents() throws {
+    func flash(_ value: String) throws -> Double? {
+      try Announce.parse(["--braille", "--braille-flash", value, "Saved"]).braille.minimumFlash
+    }
+    #expect(try flash("1m") == 60)
+    #expect(try flash("2.5") == 2.5)
+    #expect(try flash("90s") == 90)
+    for value in ["0x10", "1e1", "soon", "+5"] {
+      #expect(throws: (any Error).self, "\(value)") { try flash(value) }
+    }
+    do {
+      _ = try flash("0x10")
+    } catch {
+      let message = Announce.message(for: error)
+      #expect(message.contains("not a duration"), "\(message)")
+      #expect(!message.contains("\n"))
+    }
+    // A negative one is named by the range check, in one sentence.
+    #expect {
+      _ = try flash("-1")
+    } throws: { Announce.message(for: $0) == "--braille-flash must be from 0 to 600 seconds." }
+  }
+
+  /// `ANNOUNCE_MIN_SECONDS=0x10` left a 15 s command unannounced: `Double` read it as 16.
+  @Test func theShellHooksThresholdReadsDurationsAndCountsOthersAsUnset() {
+    func minimum(_ text: String) -> Double {
+      HookSettings(environment: ["ANNOUNCE_MIN_SECONDS": text]).minimumSeconds
+    }
+    #expect(minimum("1m") == 60)
+    #expect(minimum("1h30m") == 5400)
+    #expect(minimum("2.5") == 2.5)
+    for text in ["0x10", "1e1", "-5", "soon", "inf"] { #expect(minimum(text) == 10, "\(text)") }
+  }
+
+  /// The shells' fast check compares the milliseconds `hook-threshold` prints, rounded
+  /// down, so that it never holds back a command `hook-finished` would announce.
+  @Test(arguments: [
+    ("", 10_000), ("1m", 60_000), ("0x10", 10_000), ("1e1", 10_000), ("1.5", 1_500), ("0.0015", 1),
+    ("90s", 90_000), ("2d", 172_800_000), ("-5", 10_000), ("99999999999d", 999_999_999_999),
+  ])
+  func theShellsAskForTheThresholdInMilliseconds(text: String, milliseconds: Int) {
+    #expect(HookThreshold.milliseconds(of: text) == milliseconds)
   }
 }

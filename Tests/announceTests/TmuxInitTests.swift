@@ -165,6 +165,15 @@ import Testing
 
   @Test func theStateFileLivesBesideTheOutcomeLog() {
     let limit = AlertRateLimit.forUser(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])
-    #expect(limit.path == "/s/announce/tmux-alerts")
+    #expect(limit?.path == "/s/announce/tmux-alerts")
+  }
+
+  /// A relative HOME would put the file wherever tmux runs the hook, as plain announce
+  /// refuses to put its log there (issue #39 item 6): there is no file, and every alert
+  /// is let through.
+  @Test func aRelativeHomeGivesNoStateFile() {
+    #expect(AlertRateLimit.forUser(environment: ["HOME": "relative/home"]) == nil)
+    #expect(
+      AlertRateLimit.forUser(environment: ["HOME": "/h"])?.path == "/h/.local/state/announce/tmux-alerts")
   }
 }

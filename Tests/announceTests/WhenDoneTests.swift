@@ -79,3 +79,65 @@ import Testing
     #expect(ended >= started)
   }
 }
+
+/// A speech service whose connection waits until the test lets it through, as a slow
+/// daemon's does, so that a test can act between the end of a wait and the speech.
+final class GatedService: SpeechService {
+  let inner = ScriptedService()
+  private let asked: AsyncStream<Void>
+  private let askedSink: AsyncStream<Void>.Continuation
+  private let gate: AsyncStream<Void>
+  private let gateSink: AsyncStream<Void>.Continuation
+
+  init() {
+    (asked, askedSink) = AsyncStream.makeStream(of: Void.self)
+    (gate, gateSink) = AsyncStream.makeStream(of: Void.self)
+  }
+
+  func speaker(
+    for request: AnnounceRequest, whenTurnsUnavailable: (TurnsUnavailable) -> Void
+  ) async throws(SpeechdConnectError) -> (announcer: Announcer, voices: (any VoiceListing)?) {
+    askedSink.yield()
+    var waiting = gate.makeAsyncIterator()
+    _ = await waiting.next()
+    return try await inner.speaker(for: request, whenTurnsUnavailable: whenTurnsUnavailable)
+  }
+
+  /// Returns once a run has asked for a connection.
+  func waitUntilAsked() async {
+    var iterator = asked.makeAsyncIterator()
+    _ = await iterator.next()
+  }
+
+  /// Lets the connection through.
+  func open() { gateSink.finish() }
+}
+
+/// Issue #39 item 10: a signal between the end of the wait and the start of the speech.
+@Suite(.timeLimit(.minutes(1))) struct WhenDoneSignalTests {
+  /// The wait's trap was disarmed when the process ended, and the speech armed its own
+  /// only once connected: a SIGTERM in between was lost, and the announcement spoken
+  /// with status 0. It ends the run with its status, as during the wait or the speech.
+  @Test func aSignalAfterTheProcessEndedAndBeforeTheSpeechEndsTheRunWithItsStatus() async throws {
+    let sleeper = Process()
+    sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+    sleeper.arguments = ["60"]
+    try sleeper.run()
+    let service = GatedService()
+    let speaking = service.inner.speakEverything()
+    let signals = ScriptedSignals()
+    let request = try Announce.parse(["--quiet", "--when-done", "\(sleeper.processIdentifier)", "Saved"])
+      .request(environment: ["ANNOUNCE_HISTORY": "off"])
+    let run = AnnounceRun(request, service: service, signals: signals)
+    async let result = run.result()
+    await signals.waitUntilArmed()
+    kill(sleeper.processIdentifier, SIGKILL)
+    // The process has ended, and the announcement's run is connecting.
+    await service.waitUntilAsked()
+    await signals.send(.terminate)
+    service.open()
+    #expect(await result == .interrupted(.terminate))
+    #expect(ExitStatus.of(await result) == 143)
+    speaking.cancel()
+  }
+}

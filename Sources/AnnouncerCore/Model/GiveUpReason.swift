@@ -19,6 +19,9 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
   /// was listening at the address, or the address could not be used. The command's
   /// own failure sentence names the address and the fix.
   case unreachable
+  /// The background process that was to speak it (`--detach`) could not be started, so
+  /// it was never tried; the command's own failure sentence gives the system's reason.
+  case notStarted = "not-started"
 
   /// Whether the speech service itself is unavailable: its audio output is broken
   /// (``stalled``), it stopped answering (``notAnswering``), or it went away and did not
@@ -31,7 +34,7 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
   public var meansServiceUnavailable: Bool {
     switch self {
     case .stalled, .notAnswering, .disconnected, .unreachable: true
-    case .interruptedOutOfTime, .noRetry, .cancelled, .dropped: false
+    case .interruptedOutOfTime, .noRetry, .cancelled, .dropped, .notStarted: false
     }
   }
 
@@ -50,6 +53,7 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
     case .cancelled: "it was cancelled"
     case .dropped: "too many announcements were waiting, so it was skipped"
     case .unreachable: "no connection to speech-dispatcher could be made"
+    case .notStarted: "the background process that was to speak it could not be started"
     }
   }
 
@@ -60,7 +64,7 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
     case .stalled:
       "check that PulseAudio or PipeWire is running and read speech-dispatcher's log in ~/.cache/speech-dispatcher/log"
     case .notAnswering: "resume a stopped one with kill -CONT, or kill it and start it again"
-    case .interruptedOutOfTime, .noRetry, .disconnected, .cancelled, .dropped, .unreachable: nil
+    case .interruptedOutOfTime, .noRetry, .disconnected, .cancelled, .dropped, .unreachable, .notStarted: nil
     }
   }
 
@@ -82,6 +86,7 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
     case .cancelled: "cancelled"
     case .dropped: "skipped in a flood"
     case .unreachable: "speech-dispatcher unreachable"
+    case .notStarted: "background process not started"
     }
   }
 }

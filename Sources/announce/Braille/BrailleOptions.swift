@@ -33,11 +33,13 @@ struct BrailleOptions: ParsableArguments {
       valueName: "words"))
   var wordsPerMinute: Int?
 
+  /// A duration, read as every duration is (``DurationText``): `0x10` is refused, not 16.
   @Option(
-    name: .customLong("braille-flash"),
+    name: .customLong("braille-flash"), parsing: .unconditional,
     help: ArgumentHelp(
       "Shortest time a message stays on the braille display, in seconds (default: \(BrailleTiming.defaultMinimumFlash.components.seconds))",
-      valueName: "seconds"))
+      valueName: "seconds"),
+    transform: DurationText.optionValue)
   var minimumFlash: Double?
 
   func validate() throws {

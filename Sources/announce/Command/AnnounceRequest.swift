@@ -62,6 +62,10 @@ struct AnnounceRequest: Sendable {
     /// `--detach`: a failure that ends the run is written into the history as well, and
     /// a history that cannot be written is not mentioned.
     var unattended = false
+    /// For a hook's run, the words that start the history's line for a failure that
+    /// ends the run, naming the announcement that was lost, such as `The shell hook
+    /// could not announce "make finished after 2 minutes": `; empty for any other run.
+    var failurePreamble = ""
   }
 
   /// What the run does.

@@ -28,7 +28,9 @@ struct AnnounceRun {
     self.brailleService = braille
     self.signals = signals
     let outcomes = request.outcomes
-    let terminal = Terminal(quiet: outcomes.quiet, log: outcomes.unattended ? outcomes.history : nil)
+    let terminal = Terminal(
+      quiet: outcomes.quiet, log: outcomes.unattended ? outcomes.history : nil,
+      failurePreamble: outcomes.failurePreamble)
     self.terminal = terminal
     recorder = outcomes.history.map {
       HistoryRecorder(log: $0, replays: outcomes.replays, terminal: outcomes.unattended ? nil : terminal)
@@ -45,7 +47,8 @@ struct AnnounceRun {
     }
   }
 
-  private func outcome() async throws(RunFailure) -> RunResult {
+  /// The run's result, or the failure that ends it, which ``result()`` says.
+  func outcome() async throws(RunFailure) -> RunResult {
     if case .list(let modules, let voices) = request.work {
       try await list(modules: modules, voices: voices)
       return .listed
@@ -53,14 +56,7 @@ struct AnnounceRun {
     try checkSSMLTexts()
     let watched = try watchedProcess()
     if request.work == .detach { return try await detach(passing: watched) }
-    if let watched {
-      switch try await waitUntilEnded(watched) {
-      case .ended(let speaking):
-        return try await AnnounceRun(speaking, service: service, signals: signals, braille: brailleService)
-          .outcome()
-      case .interrupted(let signal): return .interrupted(signal)
-      }
-    }
+    if let watched { return try await speakWhenEnded(watched) }
     let braille = try await openBraille()
     if request.braille.mode == .only, let braille { return await showBrailleOnly(on: braille) }
     let terminal = self.terminal

@@ -1,6 +1,6 @@
 import Glibc
 
-/// The program's entry: `init`, `hook-finished`, `tmux-alert`, `history` and `replay` as
+/// The program's entry: `init`, `hook-finished`, `hook-threshold`, `tmux-alert`, `history` and `replay` as
 /// the very first argument choose those subcommands (`init ssh` prints SSH settings, any other `init` a shell hook);
 /// anything else is the `announce` command itself.
 ///
@@ -21,6 +21,8 @@ enum Main {
         await OneLineErrors.status(of: SSHInit.self, Array(arguments.dropFirst(2)))
       case "init": await OneLineErrors.status(of: ShellInit.self, Array(arguments.dropFirst()))
       case HookFinished.name: await OneLineErrors.status(of: HookFinished.self, Array(arguments.dropFirst()))
+      case HookThreshold.name:
+        await OneLineErrors.status(of: HookThreshold.self, Array(arguments.dropFirst()))
       case TmuxAlert.name: await OneLineErrors.status(of: TmuxAlert.self, Array(arguments.dropFirst()))
       case HistoryCommand.name:
         await OneLineErrors.status(of: HistoryCommand.self, Array(arguments.dropFirst()))

@@ -328,18 +328,25 @@ extension Option {
 
 extension Option where Value == Double? {
   /// The option that a setting of seconds declares: its value is read as ``DurationText``
-  /// reads the variable's, so that `0x10` is refused and `1m` is 60 on both.
+  /// reads the variable's (``DurationText/optionValue(_:)``).
   init(_ setting: Setting<Double>) {
     self.init(
       name: setting.names, parsing: .unconditional, help: setting.help, completion: setting.completion,
-      transform: { text in
-        // A negative duration is passed on, so that the range check names it as for any value.
-        if text.hasPrefix("-"), let seconds = setting.rule.parse(String(text.dropFirst())) { return -seconds }
-        guard let seconds = setting.rule.parse(text) else {
-          throw ValidationError("it is not a duration, such as 3, 90s or 1m")
-        }
-        return seconds
-      })
+      transform: DurationText.optionValue)
+  }
+}
+
+extension DurationText {
+  /// The seconds of an option's value, for ArgumentParser's `transform:`, so that every
+  /// option that takes a duration reads it as its variable is read: `0x10` and `1e1` are
+  /// refused, and `1m` is 60. A negative duration is passed on as negative, so that the
+  /// option's range check names it as for any value out of range.
+  static func optionValue(_ text: String) throws -> Double {
+    if text.hasPrefix("-"), let seconds = seconds(in: String(text.dropFirst())) { return -seconds }
+    guard let seconds = seconds(in: text) else {
+      throw ValidationError("it is not a duration, such as 3, 90s or 1m")
+    }
+    return seconds
   }
 }
 

@@ -1,14 +1,24 @@
 import FoundationEssentials
 
 /// Check 6: where the outcome log, which is also the history, is, and whether it can be
-/// written; the same test a run makes before it records anything.
+/// written; the same tests a run makes before it records anything.
 struct OutcomeLogCheck {
   var environment: [String: String]
 
   func run() -> DoctorLine {
     let log = OutcomeLog.forUser(environment: environment)
     let facts: [(String, DoctorFact)] = [("path", .text(log.path))]
-    if (try? HistorySwitch.isOn(environment: environment)) == false {
+    let isOn: Bool
+    do {
+      isOn = try HistorySwitch.isOn(environment: environment)
+    } catch {
+      // What a run would refuse, such as a relative HOME, which would put the log
+      // wherever announce runs: said as the run says it, and nothing is made there.
+      return DoctorLine(
+        check: "log", finding: .somethingElseBroken, sentence: Announce.message(for: error),
+        facts: facts + [("writable", .flag(false))])
+    }
+    if !isOn {
       return DoctorLine(
         check: "log", finding: .notInUse,
         sentence:

@@ -107,7 +107,7 @@ struct SpokenTestCheck {
           sentence:
             "The test sentence was not heard: \(reason.explanation); start speech-dispatcher again, and read its log in ~/.cache/speech-dispatcher/log if it keeps failing.",
           facts: facts)
-      case .cancelled, .dropped:
+      case .cancelled, .dropped, .notStarted:
         return DoctorLine(
           check: "speech", finding: .speechUnavailable,
           sentence:

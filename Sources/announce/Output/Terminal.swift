@@ -9,6 +9,9 @@ struct Terminal: Sendable {
   /// For a run nobody hears (see ``AnnounceRequest/Outcomes/unattended``): failures of
   /// the whole run go to this log too.
   var log: OutcomeLog? = nil
+  /// The words before a failure's sentence in that log (see
+  /// ``AnnounceRequest/Outcomes/failurePreamble``).
+  var failurePreamble = ""
 
   /// Writes one line to standard error, unless quiet.
   func error(_ line: String) {
@@ -18,7 +21,8 @@ struct Terminal: Sendable {
 
   /// Says the sentence of `failure`, which ends the run.
   func failure(_ failure: RunFailure) {
-    self.failure(failure.sentence, endingWith: .failed(failure))
+    error(failure.sentence)
+    log?.record(error: failurePreamble + failure.sentence, status: ExitStatus.of(.failed(failure)))
   }
 
   /// Writes one line to standard error, and to the log of an unattended run, for a

@@ -17,8 +17,11 @@ struct AlertRateLimit {
   /// The longest interval taken, one day: anything longer is a mistake, not a wish.
   static let longestInterval = 86_400.0
 
-  /// The file for this user: `tmux-alerts` beside the ``OutcomeLog``.
-  static func forUser(environment: [String: String]) -> AlertRateLimit {
+  /// The file for this user: `tmux-alerts` beside the ``OutcomeLog``; `nil` when the log
+  /// has no place (``OutcomeLog/placeProblem(environment:)``: a relative `HOME`), which
+  /// would put the file wherever tmux runs the hook. Then every alert is let through.
+  static func forUser(environment: [String: String]) -> AlertRateLimit? {
+    guard OutcomeLog.placeProblem(environment: environment) == nil else { return nil }
     let log = OutcomeLog.defaultPath(environment: environment)
     let directory = log.lastIndex(of: "/").map { String(log[..<$0]) } ?? "."
     return AlertRateLimit(path: directory + "/tmux-alerts")

@@ -17,8 +17,9 @@ struct FinishedCommand: Equatable {
 
 /// The shell hook's settings, read from the environment each time a command finishes.
 ///
-/// An empty variable counts as unset, as for the other `ANNOUNCE_` variables. An
-/// invalid `ANNOUNCE_MIN_SECONDS` counts as unset too: the hook runs in the
+/// An empty variable counts as unset, as for the other `ANNOUNCE_` variables.
+/// `ANNOUNCE_MIN_SECONDS` is a duration, read as every duration is (``DurationText``),
+/// and one that is not (`0x10`, `-5`) counts as unset too: the hook runs in the
 /// background, where an error message would reach nobody.
 struct HookSettings: Equatable {
   /// Commands that ran shorter than this many seconds are not announced.
@@ -52,9 +53,7 @@ struct HookSettings: Equatable {
       guard let text = environment[name], !text.isEmpty else { return nil }
       return text
     }
-    if let text = value("ANNOUNCE_MIN_SECONDS"), let seconds = Double(text), seconds.isFinite,
-      seconds >= 0
-    {
+    if let text = value("ANNOUNCE_MIN_SECONDS"), let seconds = DurationText.seconds(in: text) {
       minimumSeconds = seconds
     }
     if let text = value("ANNOUNCE_IGNORE") {

@@ -8,6 +8,10 @@ enum HookSpeech {
   /// Speaks `sentence` after `soundIcon`, with the user's `ANNOUNCE_` variables in
   /// `environment` (see ``AnnounceRequest/hook(speaking:soundIcon:environment:)``).
   ///
+  /// A failure that ends the run goes into the log, which is where the user can find it,
+  /// naming the sentence that was lost: "The shell hook could not announce "make
+  /// finished after 2 minutes": …".
+  ///
   /// - Parameter hook: who speaks, at the start of a sentence, for the log line that
   ///   says why nothing was said, such as "The shell hook".
   static func speak(
@@ -17,22 +21,33 @@ enum HookSpeech {
     // terminal cuts the announcement off. It fails harmlessly when already a leader.
     setsid()
     let result: RunResult
+    let preamble = failurePreamble(hook: hook, sentence: sentence, environment: environment)
     do {
-      let request = try AnnounceRequest.hook(
+      var request = try AnnounceRequest.hook(
         speaking: sentence, soundIcon: soundIcon, environment: environment)
+      request.outcomes.failurePreamble = preamble
       result = await AnnounceRun(request).result()
     } catch {
-      // An invalid ANNOUNCE_ variable: say so where the user can find it.
+      // An invalid ANNOUNCE_ variable: say so where the user can find it, unless the log
+      // has no place (a relative HOME), where it would be written wherever the hook runs.
       let failure = RunFailure.usage(Announce.message(for: error))
       result = .failed(failure)
-      // With the history off (or its switch unreadable) the sentence, which holds a
-      // command line or a window name, is not written: only why nothing was said.
-      let what = (try? HistorySwitch.isOn(environment: environment)) == true ? " \"\(sentence)\"" : ""
-      OutcomeLog.forUser(environment: environment).record(
-        error: "\(hook) could not announce\(what): \(failure.sentence)",
-        status: ExitStatus.of(result))
+      if OutcomeLog.placeProblem(environment: environment) == nil {
+        OutcomeLog.forUser(environment: environment).record(
+          error: preamble + failure.sentence, status: ExitStatus.of(result))
+      }
     }
     let status = ExitStatus.of(result)
     if status != ExitStatus.success { throw ExitCode(status) }
+  }
+
+  /// The words before a failure's sentence in the log, naming `sentence`, which the
+  /// failure lost. With the history turned off (`ANNOUNCE_HISTORY=off`) the sentence,
+  /// which holds a command line or a window name, is not written: only why nothing was
+  /// said. Any other value, an invalid one included, leaves it in: nothing asked to
+  /// keep it out, and the line is the only trace of what was lost.
+  static func failurePreamble(hook: String, sentence: String, environment: [String: String]) -> String {
+    let off = environment[HistorySwitch.variable]?.lowercased() == "off"
+    return off ? "\(hook) could not announce: " : "\(hook) could not announce \"\(sentence)\": "
   }
 }

@@ -8,8 +8,8 @@ extension ShellHook {
   /// not saved there (HISTCONTROL=ignorespace, HISTIGNORE), it is named "the command".
   /// The function runs as `__announce_precmd && :`, so that its status, which is the
   /// command's for what follows it in a bash 5.0 PROMPT_COMMAND string, never counts
-  /// as a failure for `set -e` or an ERR trap. The threshold is read in base 10
-  /// (`10#`), so that `08` is 8 and not an octal error.
+  /// as a failure for `set -e` or an ERR trap. The threshold is in milliseconds from
+  /// `announce hook-threshold`, asked once for each value of ANNOUNCE_MIN_SECONDS.
   static func bash(announce: String) -> String {
     """
     # announce: speak when a command that ran long finishes. From: eval "$(announce init bash)"
@@ -20,16 +20,19 @@ extension ShellHook {
     __announce_bin=\(announce)
     __announce_start=
     __announce_history=${HISTCMD-}
+    __announce_minimum_text=
+    __announce_minimum=\(HookThreshold.milliseconds(of: ""))
     __announce_precmd() {
       local announce_status=$? announce_pipe_status="${PIPESTATUS[*]}"
       if [[ -n ${__announce_start-} ]]; then
         local now=${EPOCHREALTIME//[!0-9]/}
         local milliseconds=$(( (now - __announce_start) / 1000 ))
-        local minimum=${ANNOUNCE_MIN_SECONDS:-10}
-        minimum=${minimum%%.*}
-        [[ -n $minimum && $minimum != *[!0-9]* ]] || minimum=0
-        (( ${#minimum} < 10 )) || minimum=999999999
-        if (( milliseconds >= 10#$minimum * 1000 )); then
+        if [[ ${ANNOUNCE_MIN_SECONDS-} != "${__announce_minimum_text-}" ]]; then
+          __announce_minimum_text=${ANNOUNCE_MIN_SECONDS-}
+          __announce_minimum=$("$__announce_bin" hook-threshold -- "$__announce_minimum_text" 2>/dev/null) || __announce_minimum=
+        fi
+        [[ -n ${__announce_minimum-} && $__announce_minimum != *[!0-9]* ]] || __announce_minimum=0
+        if (( milliseconds >= __announce_minimum )); then
           local saved=0
           if [[ ${HISTCMD-} != "${__announce_history-}" ]]; then
             saved=1

@@ -9,19 +9,20 @@ extension ShellHook {
     # announce: speak when a command that ran long finishes. From: announce init fish | source
     if status is-interactive
         set -g __announce_bin \(announce)
+        set -g __announce_minimum_text ''
+        set -g __announce_minimum \(HookThreshold.milliseconds(of: ""))
         function __announce_mark_active --on-event fish_prompt
             set -gx ANNOUNCE_SHELL_HOOK (printf 'fish\\t%s\\t%s\\t%s' $fish_pid "$ANNOUNCE_MIN_SECONDS" "$ANNOUNCE_IGNORE")
         end
         function __announce_postexec --on-event fish_postexec
             set -l announce_statuses $status $pipestatus
             set -l announce_status $announce_statuses[1]
-            set -l minimum 10
-            if test -n "$ANNOUNCE_MIN_SECONDS"
-                set minimum (string replace -r '\\\\..*' '' -- "$ANNOUNCE_MIN_SECONDS")
-                string match -qr '^[0-9]+$' -- "$minimum"; or set minimum 0
+            if test "$ANNOUNCE_MIN_SECONDS" != "$__announce_minimum_text"
+                set -g __announce_minimum_text "$ANNOUNCE_MIN_SECONDS"
+                set -g __announce_minimum (command $__announce_bin hook-threshold -- "$__announce_minimum_text" 2>/dev/null)
             end
-            string match -qr '^[0-9]{1,9}$' -- "$minimum"; or set minimum 999999999
-            if test "$CMD_DURATION" -ge "$minimum"000
+            string match -qr '^[0-9]{1,15}$' -- "$__announce_minimum"; or set -g __announce_minimum 0
+            if test "$CMD_DURATION" -ge "$__announce_minimum"
                 # fish keeps a line that starts with a space, and every line in private
                 # mode, out of its history: it is not spoken or logged either.
                 set -l line (string sub -l \(maxCommandLineCharacters) -- $argv[1])

@@ -11,6 +11,8 @@ extension ShellHook {
       typeset -g __announce_bin=\(announce)
       typeset -g __announce_start=
       typeset -g __announce_line=
+      typeset -g __announce_minimum_text=
+      typeset -g __announce_minimum=\(HookThreshold.milliseconds(of: ""))
       __announce_preexec() {
         __announce_start=$EPOCHREALTIME
         __announce_line=${1[1,\(maxCommandLineCharacters)]}
@@ -21,11 +23,12 @@ extension ShellHook {
         local announce_status=$? announce_pipe_status="${pipestatus[*]}"
         if [[ -n $__announce_start ]]; then
           local -i milliseconds=$(( (EPOCHREALTIME - __announce_start) * 1000 ))
-          local minimum=${ANNOUNCE_MIN_SECONDS:-10}
-          minimum=${minimum%%.*}
-          [[ -n $minimum && $minimum != *[^0-9]* ]] || minimum=0
-          (( ${#minimum} < 10 )) || minimum=999999999
-          if (( milliseconds >= 10#$minimum * 1000 )); then
+          if [[ ${ANNOUNCE_MIN_SECONDS-} != "$__announce_minimum_text" ]]; then
+            __announce_minimum_text=${ANNOUNCE_MIN_SECONDS-}
+            __announce_minimum=$("$__announce_bin" hook-threshold -- "$__announce_minimum_text" 2>/dev/null) || __announce_minimum=
+          fi
+          [[ -n $__announce_minimum && $__announce_minimum != *[^0-9]* ]] || __announce_minimum=0
+          if (( milliseconds >= __announce_minimum )); then
             (ANNOUNCE_MIN_SECONDS=${ANNOUNCE_MIN_SECONDS-} ANNOUNCE_IGNORE=${ANNOUNCE_IGNORE-} \\
               ANNOUNCE_FORMAT_OK=${ANNOUNCE_FORMAT_OK-} ANNOUNCE_FORMAT_FAIL=${ANNOUNCE_FORMAT_FAIL-} \\
               ANNOUNCE_ON_INTERRUPT=${ANNOUNCE_ON_INTERRUPT-} \\

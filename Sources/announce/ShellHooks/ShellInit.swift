@@ -68,12 +68,14 @@ struct ShellInit: ParsableCommand {
 /// The text of the shell hooks.
 ///
 /// The shell side stays small: it notes when a command starts, and when the prompt
-/// comes back it compares the time against `ANNOUNCE_MIN_SECONDS` in whole seconds.
+/// comes back it compares the time against `ANNOUNCE_MIN_SECONDS` in milliseconds, which
+/// it asks `announce hook-threshold` for once per value, so that no shell parses a
+/// duration its own way.
 /// It hands the hook's variables to the process by name, so that they work whether or
 /// not they are exported.
 /// Only a command that may qualify starts `announce hook-finished`, in the background,
 /// fully detached and silent, so the prompt never waits for it. Everything else, the
-/// exact threshold, the ignore list, the words and the speech, happens there.
+/// ignore list, the words and the speech, happens there.
 enum ShellHook {
   /// The most characters of a command line that the hook passes on. Linux refuses to
   /// start a program with one argument over 128 KiB (E2BIG), and only the first words

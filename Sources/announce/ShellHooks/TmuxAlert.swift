@@ -55,11 +55,12 @@ struct TmuxAlert: AsyncParsableCommand {
     let environment = ProcessInfo.processInfo.environment
     let seconds = DurationText.seconds(in: interval)
     let key = [server, window, kind.rawValue].map(Self.keyPart).joined(separator: "/")
-    let limit = AlertRateLimit.forUser(environment: environment)
-    guard
-      limit.admits(
-        key, now: Date().timeIntervalSince1970, interval: seconds ?? Self.defaultInterval)
-    else { return }
+    // With no place for the file, an alert too many beats a lost one.
+    if let limit = AlertRateLimit.forUser(environment: environment),
+      !limit.admits(key, now: Date().timeIntervalSince1970, interval: seconds ?? Self.defaultInterval)
+    {
+      return
+    }
     let sentence = TmuxAlertSentence.text(
       kind: kind, index: index, windowName: windowName,
       session: sessions > 1 ? session : nil)

@@ -22,7 +22,7 @@ extension AnnounceRun {
   }
 
   /// Connects to speech-dispatcher, so that one it cannot reach is reported with its exit
-  /// status now rather than after a wait or in the background.
+  /// status now rather than in the background.
   func reachSpeechd() async throws(RunFailure) -> SpeechdClient {
     let connection = request.connection
     do {
@@ -34,23 +34,57 @@ extension AnnounceRun {
     }
   }
 
-  /// `--when-done`: checks that speech-dispatcher can be reached, then waits until
-  /// `process` ends or a ``HandledSignal`` arrives, whichever comes first.
+  /// `--when-done`: waits until `process` ends, then speaks as a run without the option
+  /// would; a ``HandledSignal`` that arrives first, or before that run has armed its own
+  /// handling, ends the run with the signal's status and nothing spoken.
   ///
-  /// No connection is held during the wait, which may be hours long: the announcement
-  /// connects afresh when the process has ended, and its retry window starts then.
-  func waitUntilEnded(_ process: WatchedProcess) async throws(RunFailure) -> WaitEnding {
-    try await reachSpeechd().close()
+  /// Nothing connects before the end, which may be hours away: speech-dispatcher may
+  /// well be running by then when it is not now, so an announcement is recorded as
+  /// missed only when speaking it then fails. No connection is held during the wait, and
+  /// the announcement's retry window starts at the end.
+  func speakWhenEnded(_ process: WatchedProcess) async throws(RunFailure) -> RunResult {
+    let (endings, ending) = AsyncStream.makeStream(
+      of: Result<RunResult, RunFailure>.self, bufferingPolicy: .bufferingOldest(1))
+    let terminal = self.terminal
+    let relay = SignalRelay { signal in
+      terminal.failure(Self.unspoken(process, because: signal), endingWith: .interrupted(signal))
+      ending.yield(.success(.interrupted(signal)))
+    }
+    // One trap for the whole run, so that no signal falls between two (see SignalRelay).
+    let trap = await signals.armed { await relay.deliver($0) }
+    defer { trap.disarm() }
+    let speaking: AnnounceRequest
+    switch try await waitUntilEnded(process, signals: relay) {
+    case .interrupted(let signal): return .interrupted(signal)
+    case .ended(let request): speaking = request
+    }
+    let run = AnnounceRun(speaking, service: service, signals: relay, braille: brailleService)
+    Task {
+      do throws(RunFailure) {
+        ending.yield(.success(try await run.outcome()))
+      } catch {
+        ending.yield(.failure(error))
+      }
+    }
+    var first = endings.makeAsyncIterator()
+    guard let result = await first.next() else { preconditionFailure("a run never ends without a result") }
+    return try result.get()
+  }
+
+  /// Waits until `process` ends or a signal arrives, whichever comes first; from then on
+  /// `relay` leaves signals to its `unhandled` until the announcement's run takes them.
+  private func waitUntilEnded(
+    _ process: WatchedProcess, signals relay: SignalRelay
+  ) async throws(RunFailure) -> WaitEnding {
     let (wakes, wake) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingOldest(1))
-    let signals = await self.signals.armed { wake.yield(.signal($0)) }
+    relay.hand { wake.yield(.signal($0)) }
     if request.outcomes.verbose { terminal.error("Waiting for process \(process.spokenName) to end.") }
     guard process.onEnd({ wake.yield(.ended(at: $0)) }) else {
-      signals.disarm()
       throw .serviceUnavailable("Could not start a thread to wait for process \(process.pid); try again.")
     }
     var first = wakes.makeAsyncIterator()
     guard let woken = await first.next() else { preconditionFailure("a wait never ends without a wake") }
-    signals.disarm()
+    relay.hand(to: nil)
     switch woken {
     case .signal(let signal):
       terminal.failure(
@@ -58,13 +92,22 @@ extension AnnounceRun {
         endingWith: .interrupted(signal))
       return .interrupted(signal)
     case .ended(let time):
-      // The signals stay with libdispatch's handler, which the announcement's own trap
-      // goes on using (see SignalTrap).
+      // A signal that came with the end, after it woke the wait, still ends the run.
+      if let signal = relay.received {
+        terminal.failure(Self.unspoken(process, because: signal), endingWith: .interrupted(signal))
+        return .interrupted(signal)
+      }
       var speaking = request
       speaking.whenDone = nil
       if speaking.texts.isEmpty { speaking.input = .texts([process.sentence(endedAt: time)]) }
       return .ended(speaking)
     }
+  }
+
+  /// The sentence for a signal that came after `process` ended and before its
+  /// announcement was under way.
+  private static func unspoken(_ process: WatchedProcess, because signal: HandledSignal) -> String {
+    "Process \(process.spokenName) ended, but \(signal.name) came before its announcement was spoken; nothing was spoken."
   }
 
   /// What ends a wait.
