@@ -86,7 +86,7 @@ let package = Package(
     ),
     .testTarget(
       name: "AnnounceIntegrationTests",
-      dependencies: ["AnnouncerCore", "announce"],
+      dependencies: ["AnnouncerCore", "AnnouncerTesting", "announce"],
       resources: []
     ),
   ]

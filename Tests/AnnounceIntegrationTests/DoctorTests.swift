@@ -82,7 +82,7 @@ extension SpeakingTests {
         lines.first
           == "announce looks for speech-dispatcher at the unix socket \(socket), from SPEECHD_ADDRESS.")
       #expect(
-        lines.dropFirst().first?.hasPrefix("Nothing answers at the unix socket \(socket);") == true,
+        lines.dropFirst().first?.hasPrefix("Nothing listens at the unix socket \(socket);") == true,
         "\(lines)")
       #expect(lines.contains("No test sentence was spoken, because speech-dispatcher does not answer."))
     }

@@ -1,4 +1,5 @@
 import AnnouncerCore
+import AnnouncerTesting
 import Foundation
 import Testing
 
@@ -41,6 +42,72 @@ extension SpeakingTests {
       #expect(stale.standardError.contains("announce init ssh"))
       // Removed, so that the next login's forward is not refused by the leftover.
       #expect(ForwardedSpeechdSocket.presence(at: forwarded) == .absent)
+    }
+
+    /// Issue 39 item 1: the sshd session behind a forward is stopped (SIGSTOP), as a hung
+    /// one looks. Its listener still takes connections into its backlog, and nothing answers
+    /// them; once the backlog is full, a blocking connect() to it never returns, and every
+    /// prompt's hook was left waiting. The run, doctor and the hook each end within 5 s,
+    /// saying that the SSH session is stopped or hung, and the live session's socket stays.
+    @Test func aForwardWhoseSSHSessionIsStoppedEndsWithinTheBoundAndSaysSo() throws {
+      let sshd = try PrivateSSHD(name: "stopped")
+      defer { sshd.stop() }
+      let runtime = sshd.directory + "/run"
+      try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+      let forwarded = runtime + "/" + ForwardedSpeechdSocket.fileName
+      let localSocket = String(stack.address.dropFirst("unix_socket:".count))
+      let session = try sshd.start(
+        ["-o", "ExitOnForwardFailure=yes", "-R", forwarded + ":" + localSocket], "sleep 120")
+      defer { session.send(SIGKILL) }
+      let forwardMade = ContinuousClock.now + .seconds(15)
+      while ForwardedSpeechdSocket.presence(at: forwarded) != .ours && ContinuousClock.now < forwardMade {
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+      #expect(ForwardedSpeechdSocket.presence(at: forwarded) == .ours, "no forward was made")
+      let stopped = sshd.sessionProcesses()
+      #expect(!stopped.isEmpty)
+      for pid in stopped { kill(pid, SIGSTOP) }
+      defer { for pid in stopped { kill(pid, SIGCONT) } }
+      // What a shell of another session of the same user, or the stopped one's own
+      // hooks, runs: no address, and the session's runtime directory.
+      let environment = stack.clientEnvironment([
+        "SSH_CONNECTION": "127.0.0.1 50000 127.0.0.1 \(sshd.port)", "XDG_RUNTIME_DIR": runtime,
+      ]).filter { $0.key != "SPEECHD_ADDRESS" }
+      func run(_ arguments: [String]) throws -> Command.Result {
+        try Command.run(Command.announce, arguments, environment: environment, timeout: 20)
+      }
+      let hook = ["hook-finished", "--status", "1", "--milliseconds", "60000", "--", "make"]
+
+      // The backlog has room: the connection is taken, and nothing answers through it.
+      for arguments in [["Saved"], hook] {
+        let result = try run(arguments)
+        #expect(result.status == 69, "\(arguments): \(result.standardError)")
+        #expect(result.seconds < 5, "\(arguments) took \(result.seconds) s")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(
+          result.standardError.contains(
+            "forwarded over SSH at \(forwarded), but nothing answers through it, so the SSH session behind it"
+          ),
+          "\(result.standardError)")
+      }
+
+      // The backlog full, as a stopped session's is after enough prompts.
+      // sshd listens with a backlog of 128.
+      let filling = try StuckListener.fillBacklog(at: forwarded, within: 4096)
+      defer { for fd in filling { close(fd) } }
+      for arguments in [["Saved"], hook, ["doctor"]] {
+        let result = try run(arguments)
+        let said = arguments == ["doctor"] ? result.standardOutput : result.standardError
+        #expect(result.status == 69, "\(arguments): \(result.standardOutput)\(result.standardError)")
+        #expect(result.seconds < 5, "\(arguments) took \(result.seconds) s")
+        #expect(
+          said.contains(
+            "\(forwarded), but it does not accept connections, so the SSH session behind it is stopped or hung"
+          ),
+          "\(said)")
+      }
+      #expect(
+        ForwardedSpeechdSocket.presence(at: forwarded) == .ours, "the live session's socket was removed")
     }
 
     @Test func initSSHPrintsTheConfigLinesForThisUsersSocket() throws {

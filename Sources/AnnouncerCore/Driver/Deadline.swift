@@ -7,6 +7,11 @@ import Synchronization
 /// speech-dispatcher 0.11.4 can stop answering entirely; libspeechd then blocks
 /// in `spd_open2` or `spd_say` for ever. This lets the caller give up and move on.
 enum Deadline {
+  /// Where the bounds run out. Not a global queue: those run on as many threads as there
+  /// are cores, and work blocked on them (a test process full of it measured 28 s of delay
+  /// on 2 cores) would hold a bound back long after it had passed.
+  private static let timers = DispatchQueue(label: "announce.deadline")
+
   /// Returns `work`'s result, or `nil` when it has not finished within `bound`.
   static func run<T: Sendable>(
     within bound: Duration, on queue: DispatchQueue, _ work: @escaping @Sendable () -> T
@@ -17,7 +22,7 @@ enum Deadline {
       queue.async { once.resume(with: work()) }
       let nanoseconds =
         bound.components.seconds * 1_000_000_000 + bound.components.attoseconds / 1_000_000_000
-      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+      timers.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
         once.resume(with: nil)
       }
     }

@@ -23,21 +23,12 @@ final class SSIPConversation {
     case silence
   }
 
-  /// Why a conversation could not be started.
-  enum ConnectFailure: Error, Equatable {
-    /// Nothing accepted the connection.
-    case nobodyListens
-    /// The listener's backlog is full: it is not accepting (a stopped or frozen daemon).
-    case backlogFull
-  }
-
-  /// Connects to `address`. A unix socket is connected without blocking, so that a full
-  /// backlog is found at once rather than waited on for ever.
-  static func open(_ address: SpeechdAddress) -> Result<SSIPConversation, ConnectFailure> {
-    switch connectedSocket(to: address) {
-    case .success(let socket): .success(SSIPConversation(socket: socket))
-    case .failure(let error): .failure(error.code == EAGAIN ? .backlogFull : .nobodyListens)
-    }
+  /// Connects to `address`, by `deadline` at the latest: a listener that does not accept,
+  /// such as a stopped daemon whose backlog is full, is never waited on for longer.
+  static func open(
+    _ address: SpeechdAddress, until deadline: ContinuousClock.Instant
+  ) -> Result<SSIPConversation, BoundedConnect.Failure> {
+    BoundedConnect.connect(to: address, until: deadline).map(SSIPConversation.init(socket:))
   }
 
   /// Takes a connected stream socket, which the conversation closes; for tests.
@@ -78,10 +69,7 @@ final class SSIPConversation {
       let left = ContinuousClock.now.duration(to: deadline)
       guard left > .zero else { return .silence }
       // Rounded up, so that silence is waited for at least as long as asked.
-      let milliseconds =
-        left.components.seconds * 1000 + (left.components.attoseconds + 999_999_999_999_999)
-        / 1_000_000_000_000_000
-      let ready = poll(&entry, 1, Int32(clamping: max(milliseconds, 1)))
+      let ready = poll(&entry, 1, BoundedConnect.milliseconds(roundingUp: left))
       if ready < 0 && errno == EINTR { continue }
       guard ready > 0 else { return .silence }
       let count = recv(socket, &buffer, min(buffer.count, limit - reply.count), Int32(MSG_DONTWAIT))
@@ -117,27 +105,5 @@ final class SSIPConversation {
       head[3] == UInt8(ascii: " ") || head[3] == UInt8(ascii: "-")
     else { return nil }
     return head[3]
-  }
-
-  private static func connectedSocket(to address: SpeechdAddress) -> Result<Int32, UnixSocket.Errno> {
-    switch address {
-    case .unixSocket(let path, _):
-      return UnixSocket.connect(toPath: path, nonBlocking: true)
-    case .inetSocket(let host, let port):
-      var hints = addrinfo()
-      hints.ai_family = AF_INET
-      hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-      var results: UnsafeMutablePointer<addrinfo>?
-      guard getaddrinfo(host, String(port), &hints, &results) == 0, let first = results else {
-        return .failure(UnixSocket.Errno(EHOSTUNREACH))
-      }
-      defer { freeaddrinfo(results) }
-      let socket = Glibc.socket(first.pointee.ai_family, first.pointee.ai_socktype, 0)
-      guard socket >= 0 else { return .failure(UnixSocket.Errno(errno)) }
-      if connect(socket, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 { return .success(socket) }
-      let failure = UnixSocket.Errno(errno)
-      close(socket)
-      return .failure(failure)
-    }
   }
 }

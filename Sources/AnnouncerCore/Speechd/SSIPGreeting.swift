@@ -14,9 +14,12 @@ enum SSIPGreeting {
     case speechDispatcher
     /// Something listens, but it said nothing within the bound. The kernel accepts a
     /// connection into the listen backlog for a daemon that is stopped (SIGSTOP) or
-    /// frozen, so this is what such a daemon looks like; with its backlog full, the
-    /// connection is refused with `EAGAIN`, which counts the same.
+    /// frozen, so this is what such a daemon looks like until its backlog is full.
     case silent
+    /// Something listens, but it took no connection within the bound: its backlog is full
+    /// (a unix socket) or its accept queue is (TCP), because whatever should accept is
+    /// stopped or hung.
+    case notAccepting
     /// Something answered, but not in SSIP, or hung up at once.
     case somethingElse
   }
@@ -29,10 +32,10 @@ enum SSIPGreeting {
   static func check(_ address: SpeechdAddress, within bound: Duration = replyBound) -> Finding {
     let deadline = ContinuousClock.now + bound
     let conversation: SSIPConversation
-    switch SSIPConversation.open(address) {
+    switch SSIPConversation.open(address, until: deadline) {
     case .success(let opened): conversation = opened
-    case .failure(.backlogFull): return .silent
-    case .failure(.nobodyListens): return .nobodyListens
+    case .failure(.notAccepting): return .notAccepting
+    case .failure(.failed): return .nobodyListens
     }
     guard conversation.send("SET SELF CLIENT_NAME \"announce:announce:check\"") else { return .somethingElse }
     switch conversation.readReply(until: deadline) {

@@ -123,9 +123,16 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
   /// speech-dispatcher that is stopped (SIGSTOP) or frozen, whose listen backlog still
   /// takes connections (or is full of them).
   case notAnswering(SpeechdAddress, within: Duration)
+  /// Something listens at the address but took no connection within the bound: its
+  /// backlog (or, on TCP, its accept queue) is full because it is stopped or hung.
+  case notAccepting(SpeechdAddress, within: Duration)
   /// Under SSH, a forwarded socket exists at `path` but nothing answers there: the
   /// session that forwarded it has ended. `removed` says whether announce deleted it.
   case staleForward(path: String, removed: Bool)
+  /// Under SSH, the forwarded socket at `path` is there and listened on, but the SSH session
+  /// behind it is stopped or hung: it takes no connection (`acceptsConnections` false), or
+  /// takes one and nothing answers through it.
+  case forwardHung(path: String, acceptsConnections: Bool)
   /// Under SSH, no socket was forwarded to `forwardedPath`, and `local` could not be reached either.
   case nothingForwarded(forwardedPath: String, local: SpeechdAddress, detail: String)
 
@@ -151,6 +158,17 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
       "speech-dispatcher at \(address) is listening but did not answer within "
         + "\(Self.seconds(bound)), so it is probably stopped or frozen; resume a stopped one "
         + "with kill -CONT, or kill it and start it again."
+    case .notAccepting(let address, let bound):
+      "speech-dispatcher at \(address) does not accept connections (none within \(Self.seconds(bound))), "
+        + "so it is stopped or hung\(address.socketPath == nil ? ", or a firewall drops them" : ""); "
+        + "resume a stopped one with kill -CONT, or kill it and start it again."
+    case .forwardHung(let path, let acceptsConnections):
+      "announce found a speech-dispatcher socket forwarded over SSH at \(path), but "
+        + (acceptsConnections
+          ? "nothing answers through it, so the SSH session behind it, or speech-dispatcher on your "
+            + "own machine, is stopped or hung"
+          : "it does not accept connections, so the SSH session behind it is stopped or hung")
+        + "; end that session and log in again with \(howToForward), or set SPEECHD_ADDRESS."
     case .staleForward(let path, let removed):
       "announce found a speech-dispatcher socket forwarded over SSH at \(path), but nothing answers "
         + "there because the SSH session that forwarded it has ended"

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 
 /// Finds speech-dispatcher for a ``SpeechdClient`` and opens the connection.
@@ -11,7 +12,7 @@ enum SpeechdConnector {
   static let connectBound: Duration = .seconds(5)
 
   /// How long a forwarded socket may take to answer the first command before it counts as
-  /// stale: well over an intercontinental round trip, and inside the 2 seconds promised.
+  /// hung: well over an intercontinental round trip, and inside the 2 seconds promised.
   static let forwardedReplyBound: Duration = .milliseconds(1_500)
 
   /// Connects along the route for `address` and `environment`; see
@@ -36,47 +37,58 @@ enum SpeechdConnector {
           to: .unixSocket(path: path, isUserDefault: false), appName: appName,
           replyBound: forwardedReplyBound, isForwarded: true)
       } catch {
-        // Nobody listening at all means a leftover file, which would also block the next
-        // forward (sshd replaces it only with its own StreamLocalBindUnlink), so it goes.
-        // A socket that accepts and then hangs up is a live sshd whose client cannot
-        // reach its own daemon; it stays.
-        let removed = ForwardedSpeechdSocket.isRefused(path) && unlink(path) == 0
-        throw .staleForward(path: path, removed: removed)
+        switch error {
+        case .notAccepting: throw .forwardHung(path: path, acceptsConnections: false)
+        case .notAnswering: throw .forwardHung(path: path, acceptsConnections: true)
+        default:
+          // Nobody listening at all means a leftover file, which would also block the next
+          // forward (sshd replaces it only with its own StreamLocalBindUnlink), so it goes.
+          // A socket that accepts and then hangs up is a live sshd whose client cannot
+          // reach its own daemon; it stays.
+          let removed = ForwardedSpeechdSocket.listener(at: path) == .refused && unlink(path) == 0
+          throw .staleForward(path: path, removed: removed)
+        }
       }
     }
   }
 
-  /// Connects to exactly `resolved`.
+  /// Connects to exactly `resolved`, within ``connectBound`` whatever listens there.
+  ///
+  /// The greeting comes first, on a queue of its own rather than libspeechd's, so that it
+  /// never waits behind a libspeechd call an earlier attempt left blocked: it connects
+  /// without blocking and is bounded by `replyBound`. Only when it found speech-dispatcher,
+  /// or nothing at all (when libspeechd may start the daemon), is libspeechd let connect,
+  /// with a blocking `connect()` of its own, on its queue. Both run in one bounded piece
+  /// of work, with no hop through Swift's threads between them, so the bound holds even
+  /// when those threads are busy.
   static func connect(
     to resolved: SpeechdAddress, appName: String,
     replyBound: Duration = SSIPGreeting.replyBound, isForwarded: Bool = false
   ) async throws(SpeechdConnectError) -> SpeechdClient {
-    // One bound for the whole connection: the greeting spends at most `replyBound` of it,
-    // libspeechd's own connecting the rest (it may have to start the daemon).
-    let result = await Deadline.run(within: connectBound, on: Libspeechd.queue) {
+    let result = await Deadline.run(within: connectBound, on: DispatchQueue(label: "announce.greeting")) {
       Result { () throws(SpeechdConnectError) in
-        try open(resolved, appName: appName, replyBound: replyBound, isForwarded: isForwarded)
+        switch SSIPGreeting.check(resolved, within: replyBound) {
+        case .somethingElse:
+          throw .unreachable(
+            resolved,
+            detail: "something answered there, but it does not speak speech-dispatcher's protocol")
+        case .silent:
+          throw .notAnswering(resolved, within: replyBound)
+        case .notAccepting:
+          throw .notAccepting(resolved, within: replyBound)
+        case .nobodyListens, .speechDispatcher:
+          break
+        }
+        return try Libspeechd.queue.sync {
+          Result { () throws(SpeechdConnectError) in
+            let (connection, clientID) = try Libspeechd.open(resolved, appName: appName)
+            return SpeechdClient(
+              connection: connection, clientID: clientID, address: resolved, isForwarded: isForwarded)
+          }
+        }.get()
       }
     }
     guard let result else { throw .notAnswering(resolved, within: connectBound) }
     return try result.get()
-  }
-
-  /// The greeting, then libspeechd's connection; on ``Libspeechd/queue``.
-  private static func open(
-    _ address: SpeechdAddress, appName: String, replyBound: Duration, isForwarded: Bool
-  ) throws(SpeechdConnectError) -> SpeechdClient {
-    switch SSIPGreeting.check(address, within: replyBound) {
-    case .somethingElse:
-      throw .unreachable(
-        address, detail: "something answered there, but it does not speak speech-dispatcher's protocol")
-    case .silent:
-      throw .notAnswering(address, within: replyBound)
-    case .nobodyListens, .speechDispatcher:
-      break
-    }
-    let (connection, clientID) = try Libspeechd.open(address, appName: appName)
-    return SpeechdClient(
-      connection: connection, clientID: clientID, address: address, isForwarded: isForwarded)
   }
 }

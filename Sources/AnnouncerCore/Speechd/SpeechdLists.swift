@@ -99,7 +99,7 @@ struct SSIPListing {
   static func open(
     _ address: SpeechdAddress, silenceBound: Duration
   ) throws(SpeechdConnectError) -> SSIPListing {
-    switch SSIPConversation.open(address) {
+    switch SSIPConversation.open(address, until: .now + silenceBound) {
     case .success(let conversation):
       let listing = SSIPListing(conversation, address: address, silenceBound: silenceBound)
       guard SSIPConversation.isSuccess(try listing.ask("SET SELF CLIENT_NAME \"announce:announce:voices\""))
@@ -107,9 +107,9 @@ struct SSIPListing {
         throw .unreachable(address, detail: "it no longer speaks speech-dispatcher's protocol")
       }
       return listing
-    case .failure(.backlogFull):
-      throw .notAnswering(address, within: silenceBound)
-    case .failure(.nobodyListens):
+    case .failure(.notAccepting):
+      throw .notAccepting(address, within: silenceBound)
+    case .failure(.failed):
       throw .unreachable(address, detail: "nothing listens there any more")
     }
   }

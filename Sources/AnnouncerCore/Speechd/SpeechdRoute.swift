@@ -66,14 +66,31 @@ package enum ForwardedSpeechdSocket {
     return isSocket && info.st_uid == userID ? .ours : .foreign
   }
 
-  /// Whether a connection to the socket at `path` is refused: it has no listener at all.
-  package static func isRefused(_ path: String) -> Bool {
-    switch UnixSocket.connect(toPath: path) {
+  /// What listens at a forwarded socket.
+  package enum Listener: Equatable {
+    /// Nothing: the connection is refused, so the file is a leftover of a session that ended.
+    case refused
+    /// Something listens but took no connection within the bound: the SSH session behind
+    /// the socket is stopped or hung.
+    case notAccepting
+    /// The connection was taken, or failed for a reason that says nothing of the session
+    /// behind the socket (a path too long to connect to).
+    case accepts
+  }
+
+  /// How long ``listener(at:within:)`` waits by default for a connection to be taken: a
+  /// live sshd takes one at once, and this leaves room for a loaded machine while keeping
+  /// a run that checks it within its 5 seconds.
+  package static let listenerBound: Duration = .seconds(1)
+
+  /// What listens at the socket at `path`, found by connecting within `bound`.
+  package static func listener(at path: String, within bound: Duration = listenerBound) -> Listener {
+    switch BoundedConnect.connect(toPath: path, until: .now + bound) {
     case .success(let socket):
       close(socket)
-      return false
-    case .failure(let failure):
-      return failure.code == ECONNREFUSED
+      return .accepts
+    case .failure(.notAccepting): return .notAccepting
+    case .failure(.failed(let code)): return code == ECONNREFUSED ? .refused : .accepts
     }
   }
 }

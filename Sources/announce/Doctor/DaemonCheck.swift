@@ -50,7 +50,7 @@ struct DaemonCheck {
           DoctorLine(
             check: "daemon", finding: .speechUnavailable,
             sentence:
-              "Nothing answers at \(address), the socket forwarded over SSH; log in again with \(RunFailure.howToForward), and check that speech-dispatcher runs on your own machine."
+              "Nothing listens at \(address), the socket forwarded over SSH; log in again with \(RunFailure.howToForward), and check that speech-dispatcher runs on your own machine."
           ),
           .unavailable
         )
@@ -59,8 +59,20 @@ struct DaemonCheck {
           DoctorLine(
             check: "daemon", finding: .speechUnavailable,
             sentence:
-              "Nothing answers at \(address); start speech-dispatcher there, or correct --address or SPEECHD_ADDRESS."
+              "Nothing listens at \(address); start speech-dispatcher there, or correct --address or SPEECHD_ADDRESS."
           ),
+          .unavailable
+        )
+      case .notAccepting where isForwarded, .notAnswering where isForwarded:
+        // The daemon is on the user's own machine; what stopped is the session in between.
+        var accepts = false
+        if case .notAnswering = error { accepts = true }
+        let hung = SpeechdConnectError.forwardHung(
+          path: address.socketPath ?? "\(address)", acceptsConnections: accepts)
+        return (
+          DoctorLine(
+            check: "daemon", finding: .speechUnavailable,
+            sentence: hung.sentence(forwardingWith: RunFailure.howToForward).capitalizedFirst),
           .unavailable
         )
       default:

@@ -43,13 +43,27 @@ struct SSHForwardCheck {
         sentence:
           "\(path) is not a socket of yours, so announce does not use it and speech plays on this server; remove it, then log in again with \(RunFailure.howToForward).",
         facts: facts)
-    case .ours where ForwardedSpeechdSocket.isRefused(path):
+    case .ours:
+      return listenerLine(path: path, facts: facts)
+    }
+  }
+
+  /// What listens at the forwarded socket, ours, at `path`.
+  private func listenerLine(path: String, facts: [(String, DoctorFact)]) -> DoctorLine {
+    switch ForwardedSpeechdSocket.listener(at: path) {
+    case .refused:
       return DoctorLine(
         check: "ssh-forward", finding: .speechUnavailable,
         sentence:
           "The speech forwarded over SSH to \(path) is stale: the SSH session that made it has ended; log in again with \(RunFailure.howToForward), and announce removes the old socket when it next speaks.",
         facts: facts)
-    case .ours:
+    case .notAccepting:
+      return DoctorLine(
+        check: "ssh-forward", finding: .speechUnavailable,
+        sentence:
+          "The speech forwarded over SSH to \(path) is stuck: its socket does not accept connections, so the SSH session behind it is stopped or hung; end that session and log in again with \(RunFailure.howToForward).",
+        facts: facts)
+    case .accepts:
       return DoctorLine(
         check: "ssh-forward", finding: .fine,
         sentence: "Speech is forwarded over SSH from your own machine to \(path).", facts: facts)

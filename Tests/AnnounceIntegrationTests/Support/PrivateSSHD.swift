@@ -60,15 +60,50 @@ final class PrivateSSHD {
 
   /// Runs `command` on the "remote" side, as this user, with ssh's extra `options`.
   func ssh(_ options: [String], _ command: String, timeout: Double = 30) throws -> Command.Result {
+    try Command.run("/usr/bin/ssh", arguments(options, command), timeout: timeout)
+  }
+
+  /// Starts `command` on the "remote" side in the background, as ``ssh(_:_:timeout:)`` runs it.
+  func start(_ options: [String], _ command: String) throws -> Running {
+    try Running("/usr/bin/ssh", arguments(options, command))
+  }
+
+  private func arguments(_ options: [String], _ command: String) -> [String] {
     let user = String(cString: getpwuid(getuid()).pointee.pw_name)
-    let arguments =
+    return
       [
         "-F", "none", "-i", directory + "/user_key", "-p", String(port),
         "-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none", "-o", "BatchMode=yes",
         "-o", "UserKnownHostsFile=" + directory + "/known_hosts",
         "-o", "StrictHostKeyChecking=accept-new", "-o", "LogLevel=ERROR",
       ] + options + [user + "@127.0.0.1", command]
-    return try Command.run("/usr/bin/ssh", arguments, timeout: timeout)
+  }
+
+  /// The sshd processes that serve its sessions, and so hold their forwards' listeners:
+  /// every sshd process descended from the listening server, not the server itself.
+  func sessionProcesses() -> [pid_t] {
+    var parents: [pid_t: pid_t] = [:]
+    var names: [pid_t: String] = [:]
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+      guard let pid = pid_t(entry),
+        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { continue }
+      // "PID (COMM) STATE PPID ...": the name may hold spaces and parentheses.
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      guard fields.count > 1, let parent = pid_t(fields[1]) else { continue }
+      parents[pid] = parent
+      names[pid] = (try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8)) ?? ""
+    }
+    func descends(_ pid: pid_t) -> Bool {
+      var current = pid
+      while let parent = parents[current], parent > 1 {
+        if parent == server.pid { return true }
+        current = parent
+      }
+      return false
+    }
+    return parents.keys.filter { descends($0) && names[$0]?.hasPrefix("sshd") == true }
   }
 
   func stop() {

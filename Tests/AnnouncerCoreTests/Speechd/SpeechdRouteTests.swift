@@ -1,3 +1,4 @@
+import AnnouncerTesting
 import Foundation
 import Testing
 
@@ -69,15 +70,10 @@ import Testing
 
 /// A forwarded socket that is really there, on this machine, with nothing or a hang-up behind it.
 @Suite final class StaleForwardTests {
-  let directory: String
+  let temporary: SocketDirectory
+  var directory: String { temporary.path }
 
-  init() throws {
-    var template = Array("/tmp/announce-core-fwd-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
-    directory = String(cString: made)
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: directory) }
+  init() throws { temporary = try SocketDirectory("fwd") }
 
   var environment: [String: String] {
     ["SSH_CONNECTION": "127.0.0.1 1 127.0.0.1 2", "XDG_RUNTIME_DIR": directory]
@@ -124,6 +120,38 @@ import Testing
       _ = try await SpeechdClient.connect(environment: environment)
     }
     #expect(ForwardedSpeechdSocket.presence(at: path) == .ours)
+  }
+
+  /// A stopped or hung sshd session: its socket's backlog is full, and a blocking connect()
+  /// to it would never return.
+  @Test func aForwardWhoseBacklogIsFullIsHungNotStaleAndStays() async throws {
+    let stuck = try StuckListener.unix(at: path)
+    #expect(ForwardedSpeechdSocket.listener(at: path, within: .milliseconds(200)) == .notAccepting)
+    let started = ContinuousClock.now
+    await #expect(throws: SpeechdConnectError.forwardHung(path: path, acceptsConnections: false)) {
+      _ = try await SpeechdClient.connect(environment: environment)
+    }
+    // A blocking connect() never returned; the bound of a run is held by the command's tests.
+    let waited = started.duration(to: .now)
+    #expect(waited < .seconds(30), "waited \(waited)")
+    #expect(ForwardedSpeechdSocket.presence(at: path) == .ours)
+    withExtendedLifetime(stuck) {}
+  }
+
+  /// An sshd that takes the connection but whose session is hung: nothing ever answers.
+  @Test func aForwardThatTakesConnectionsAndNeverAnswersIsHungAndStays() async throws {
+    let listener = try boundSocket(listening: true)
+    defer { close(listener) }
+    #expect(ForwardedSpeechdSocket.listener(at: path) == .accepts)
+    await #expect(throws: SpeechdConnectError.forwardHung(path: path, acceptsConnections: true)) {
+      _ = try await SpeechdClient.connect(environment: environment)
+    }
+    #expect(ForwardedSpeechdSocket.presence(at: path) == .ours)
+  }
+
+  @Test func aForwardNobodyListensOnIsRefused() throws {
+    close(try boundSocket(listening: false))
+    #expect(ForwardedSpeechdSocket.listener(at: path) == .refused)
   }
 
   @Test func aFileThatIsNotOurSocketIsNotTalkedTo() throws {
