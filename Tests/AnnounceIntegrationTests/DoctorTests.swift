@@ -268,6 +268,28 @@ extension SpeakingTests {
       #expect(result.seconds < 8, "took \(result.seconds) s")
     }
 
+    /// A brltty that stops answering (SIGSTOP) with ANNOUNCE_BRAILLE=on: braille is named
+    /// as not answering, and doctor still ends within its 8 seconds.
+    @Test func aStoppedBrlttyIsFoundWithinTheDeadline() throws {
+      let brltty = try BrailleStack.start(beside: stack)
+      defer { brltty.stop() }
+      let home = try Self.home()
+      defer { try? FileManager.default.removeItem(atPath: home) }
+      #expect(brltty.pid > 0)
+      kill(brltty.pid, SIGSTOP)
+      defer { kill(brltty.pid, SIGCONT) }
+      let result = try Command.run(
+        Command.announce, ["doctor", "--json"],
+        environment: brltty.clientEnvironment(
+          Self.environment(of: stack, home: home, ["ANNOUNCE_BRAILLE": "on"])),
+        timeout: 30)
+      #expect(result.seconds < 8, "took \(result.seconds) s")
+      let braille = try #require(Self.check("braille", in: result.standardOutput), "\(result.standardOutput)")
+      #expect(braille["finding"] as? String == "something-else-broken", "\(braille)")
+      #expect(Self.check("speech", in: result.standardOutput)?["outcome"] as? String == "spoken")
+      #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
+    }
+
     /// A Unix listener at `path` with `listen(fd, 0)` and its one place in the backlog
     /// taken, so that a further connect waits.
     static func fullUnixListener(at path: String) throws -> (listener: Int32, filler: Int32) {

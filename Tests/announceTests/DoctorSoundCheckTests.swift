@@ -134,8 +134,12 @@ import Testing
   @Test func withNeitherToolTheServerIsUnknownAndNothingFails() {
     let line = Self.check(sinks: nil).run()
     #expect(line.finding == .notInUse)
-    #expect(line.sentence.contains("unknown"))
+    #expect(
+      line.sentence.contains("unknown, because no sound server answered pactl or wpctl"), "\(line.sentence)")
     #expect(line.facts.contains { $0.0 == "server" && $0.1 == .text("unknown") })
+    let missing = SoundCheck(tool: { _, _ in nil }, isInstalled: { _ in false }).run()
+    #expect(missing.finding == .notInUse)
+    #expect(missing.sentence.contains("neither pactl nor wpctl is installed; install pulseaudio-utils"))
   }
 
   @Test func aToolThatNeverEndsIsKilledWithinItsBound() {

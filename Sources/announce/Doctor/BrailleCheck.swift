@@ -59,7 +59,7 @@ struct BrailleCheck {
     DoctorLine(
       check: "braille", finding: mode == .only ? .speechUnavailable : .somethingElseBroken,
       sentence:
-        "brltty did not answer within \(DoctorLine.spoken(DoctorLine.seconds(bound))) seconds, so it is probably stopped or frozen; restart it, or set ANNOUNCE_BRAILLE=off.",
+        "brltty did not answer within \(DoctorLine.spokenSeconds(bound)), so it is probably stopped or frozen; restart it, or set ANNOUNCE_BRAILLE=off.",
       facts: [("mode", .text(mode.rawValue)), ("problem", .text("not-answering"))])
   }
 

@@ -22,7 +22,7 @@ struct SSHForwardCheck: Sendable {
     DoctorLine(
       check: "ssh-forward", finding: .speechUnavailable,
       sentence:
-        "The speech forwarded over SSH did not take a connection within \(DoctorLine.spoken(DoctorLine.seconds(bound))) seconds, so the SSH session that forwards it is stuck; log in again with \(RunFailure.howToForward)."
+        "The speech forwarded over SSH did not take a connection within \(DoctorLine.spokenSeconds(bound)), so the SSH session that forwards it is stuck; log in again with \(RunFailure.howToForward)."
     )
   }
 

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Check 3b: the sound server and its default sink, from `pactl` (PulseAudio, and
 /// PipeWire's pipewire-pulse) or else `wpctl` (PipeWire): speech-dispatcher reports a
 /// message played to its end into a muted sink, one at volume 0, or a null sink, so
@@ -9,6 +11,9 @@ struct SoundCheck {
   /// Runs a tool with these arguments and returns its standard output; `nil` when it is
   /// not installed, failed, or did not answer within its bound.
   var tool: (_ program: String, _ arguments: [String]) -> String?
+  /// Whether a program is on `PATH`, to tell a tool that is missing from a sound server
+  /// that does not answer it.
+  var isInstalled: (_ program: String) -> Bool = SoundCheck.isOnPath
 
   /// The check, running the tools with a clean environment in the C locale: only what
   /// finds the user's sound server is passed on, so that their output is the same for
@@ -24,8 +29,18 @@ struct SoundCheck {
     }
   }
 
-  init(tool: @escaping (_ program: String, _ arguments: [String]) -> String?) {
+  init(
+    tool: @escaping (_ program: String, _ arguments: [String]) -> String?,
+    isInstalled: @escaping (_ program: String) -> Bool = { _ in true }
+  ) {
     self.tool = tool
+    self.isInstalled = isInstalled
+  }
+
+  /// Whether `program` is an executable file in a directory of `PATH`.
+  static func isOnPath(_ program: String) -> Bool {
+    let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+    return path.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
   }
 
   /// The sink, or `nil` when neither tool answered.
@@ -40,10 +55,13 @@ struct SoundCheck {
 
   func run() -> DoctorLine {
     guard let sink = sink() else {
+      let why =
+        isInstalled("pactl") || isInstalled("wpctl")
+        ? "no sound server answered pactl or wpctl, so none runs for you or it is stuck; start PipeWire or PulseAudio if speech should play on this machine"
+        : "neither pactl nor wpctl is installed; install pulseaudio-utils to have them checked"
       return DoctorLine(
         check: "sound", finding: .notInUse,
-        sentence:
-          "The sound server and its default sink are unknown, because neither pactl nor wpctl answered; install pulseaudio-utils to have them checked.",
+        sentence: "The sound server and its default sink are unknown, because \(why).",
         facts: [("server", .text("unknown")), ("sink", .text("unknown"))])
     }
     var facts: [(String, DoctorFact)] = [

@@ -200,6 +200,12 @@ extension DoctorLine {
     return ((Double(whole) + Double(fraction) / 1e18) * 10).rounded() / 10
   }
 
+  /// A duration as a person says it: `1 second`, `1.5 seconds`.
+  static func spokenSeconds(_ duration: Duration) -> String {
+    let value = seconds(duration)
+    return spoken(value) + (value == 1 ? " second" : " seconds")
+  }
+
   /// A number of seconds as a person says it: `1.4`, `3`.
   static func spoken(_ seconds: Double) -> String {
     seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
