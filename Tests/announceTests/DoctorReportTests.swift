@@ -48,13 +48,6 @@ import Testing
     #expect(lines.map(\.finding) == [.fine])
   }
 
-  @Test func theLogsTimestampsAreReadBackInEveryZone() {
-    #expect(RecentErrorsCheck.seconds(from: "2026-11-22T10:15:03.120Z") == 1_795_342_503.12)
-    #expect(RecentErrorsCheck.seconds(from: "2026-11-22T11:15:03.120+01:00") == 1_795_342_503.12)
-    #expect(RecentErrorsCheck.seconds(from: "2026-11-22T05:45:03.120-04:30") == 1_795_342_503.12)
-    #expect(RecentErrorsCheck.seconds(from: "yesterday") == nil)
-  }
-
   @Test func theErrorsAreReadFromTheLog() throws {
     let directory = NSTemporaryDirectory() + "doctor-errors-\(getpid())-\(UUID().uuidString.prefix(6))"
     defer { try? FileManager.default.removeItem(atPath: directory) }

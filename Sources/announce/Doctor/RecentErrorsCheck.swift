@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// Check 7: the last failures of the runs nobody watches, from the outcome log: of the
 /// shell hook, of the tmux hooks, and of other background runs (`--detach`), those of
@@ -63,7 +62,7 @@ struct RecentErrorsCheck {
     var last: [Source: ErrorLine] = [:]
     var counts: [Source: Int] = [:]
     for error in errors {
-      guard let time = Self.seconds(from: error.at), time >= earliest, time <= now + 60 else { continue }
+      guard let time = HistoryRecord.seconds(fromTimestamp: error.at), time >= earliest, time <= now + 60 else { continue }
       let source = Source.of(error.text)
       last[source] = error
       counts[source, default: 0] += 1
@@ -99,33 +98,6 @@ struct RecentErrorsCheck {
       guard line.contains("\"event\":\"error\"") else { return nil }
       return try? decoder.decode(ErrorLine.self, from: Data(line.utf8))
     }
-  }
-
-  /// `2026-11-22T10:15:03.120+01:00` (or with `Z`), as ``OutcomeLog/timestamp(_:)``
-  /// writes it, in seconds since 1970; `nil` when it is not one.
-  static func seconds(from stamp: String) -> Double? {
-    let characters = Array(stamp.utf8)
-    guard characters.count >= 24 else { return nil }
-    func number(_ from: Int, _ count: Int) -> Int? {
-      guard from + count <= characters.count else { return nil }
-      return Int(String(decoding: characters[from..<(from + count)], as: UTF8.self))
-    }
-    guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-      let minute = number(14, 2), let second = number(17, 2), let millis = number(20, 3)
-    else { return nil }
-    var offset = 0
-    if characters[23] != UInt8(ascii: "Z") {
-      guard let hours = number(24, 2), let minutes = number(27, 2) else { return nil }
-      offset = (hours * 60 + minutes) * 60 * (characters[23] == UInt8(ascii: "-") ? -1 : 1)
-    }
-    var broken = tm()
-    broken.tm_year = Int32(year - 1900)
-    broken.tm_mon = Int32(month - 1)
-    broken.tm_mday = Int32(day)
-    broken.tm_hour = Int32(hour)
-    broken.tm_min = Int32(minute)
-    broken.tm_sec = Int32(second)
-    return Double(timegm(&broken) - offset) + Double(millis) / 1000
   }
 
   /// `10:15`, the local time of day of a stamp.
