@@ -62,7 +62,8 @@ struct RecentErrorsCheck {
     var last: [Source: ErrorLine] = [:]
     var counts: [Source: Int] = [:]
     for error in errors {
-      guard let time = HistoryRecord.seconds(fromTimestamp: error.at), time >= earliest, time <= now + 60 else { continue }
+      guard let time = HistoryRecord.seconds(fromTimestamp: error.at), time >= earliest, time <= now + 60
+      else { continue }
       let source = Source.of(error.text)
       last[source] = error
       counts[source, default: 0] += 1
