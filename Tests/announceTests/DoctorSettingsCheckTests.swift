@@ -105,6 +105,12 @@ import Testing
     #expect(module?.sentence.contains("festival") == true, "\(module?.sentence ?? "")")
     #expect(await SpokenTestCheck.voiceLine(for: VoiceOptions(voiceName: "Alex"), lists: lists) == nil)
     #expect(await SpokenTestCheck.voiceLine(for: VoiceOptions(), lists: lists) == nil)
+    // A list cut short ends a run with 69, so it is no pass for doctor either.
+    var silent = lists
+    silent.fails = true
+    let unread = await SpokenTestCheck.voiceLine(for: VoiceOptions(voiceName: "Alex"), lists: silent)
+    #expect(unread?.finding == .speechUnavailable)
+    #expect(unread?.sentence.hasPrefix("Your output module, voice and language could not be checked") == true)
   }
 }
 
@@ -112,7 +118,14 @@ import Testing
 struct FixedVoiceListing: VoiceListing {
   var modules: [String]
   var voices: [SynthesisVoice]
+  /// Whether the voices cannot be read, as from a daemon that went silent.
+  var fails = false
   func defaultOutputModule() async throws(SpeechdConnectError) -> String { modules.first ?? "" }
   func outputModules() async throws(SpeechdConnectError) -> [String] { modules }
-  func synthesisVoices(module: String?) async throws(SpeechdConnectError) -> [SynthesisVoice] { voices }
+  func synthesisVoices(module: String?) async throws(SpeechdConnectError) -> [SynthesisVoice] {
+    if fails {
+      throw .notAnswering(.unixSocket(path: "/run/s.sock", isUserDefault: false), within: .seconds(2))
+    }
+    return voices
+  }
 }

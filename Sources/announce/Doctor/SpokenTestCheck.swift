@@ -151,11 +151,23 @@ struct SpokenTestCheck {
   }
 
   /// Why speech-dispatcher cannot speak with `voice`, the user's, as a line; `nil` when
-  /// it can, or when its lists cannot be read (the sentence then finds what is wrong).
+  /// it can. Lists that cannot be read whole are a line too, as they end a run with 69.
   static func voiceLine(for voice: VoiceOptions, lists: any VoiceListing) async -> DoctorLine? {
     guard voice.outputModule != nil || voice.voiceName != nil || voice.language != nil else { return nil }
     let catalog = VoiceCatalog(lists, howToList: Announce.howToListVoices)
-    guard let problem = try? await catalog.problem(with: voice) else { return nil }
+    let found: String?
+    do {
+      found = try await catalog.problem(with: voice)
+    } catch {
+      // A run would stop here too, with 69: its check of the names is cut short.
+      return DoctorLine(
+        check: "voice", finding: .speechUnavailable,
+        sentence:
+          "Your output module, voice and language could not be checked, as every announcement checks them: "
+          + error.sentence(forwardingWith: RunFailure.howToForward),
+        facts: facts(of: voice))
+    }
+    guard let problem = found else { return nil }
     let sentence = problem.hasSuffix(".") ? String(problem.dropLast()) : problem
     return DoctorLine(
       check: "voice", finding: .somethingElseBroken,
