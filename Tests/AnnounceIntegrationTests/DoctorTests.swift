@@ -5,9 +5,41 @@ extension SpeakingTests {
   /// `announce doctor` against real daemons: healthy, absent, stopped and without audio;
   /// a real bash with and without the hook; an outcome log that cannot be written. Every
   /// run has a HOME and XDG_STATE_HOME of its own, and speaks only to a private stack.
+  ///
+  /// The stack plays to a null sink, which doctor rightly finds nobody hears (exit 69);
+  /// so these tests have a stack of their own whose default sink, "speakers", plays
+  /// into the null sink as a sound card would play into a room (see ``withSpeakers(_:)``).
   @Suite struct Doctor: RealStackTest {
     let stack: TestStack
-    init() throws { stack = try TestStack.shared.get() }
+    init() throws { stack = try Self.speakersStack.get() }
+
+    /// The stack of these tests, with "speakers" as its default sink.
+    static let speakersStack: Result<TestStack, StackError> = {
+      do {
+        return .success(try withSpeakers(TestStack.start(name: "doctor-speakers")))
+      } catch let error as StackError {
+        return .failure(error)
+      } catch {
+        return .failure(StackError("\(error)"))
+      }
+    }()
+
+    /// `stack`, after giving its PulseAudio a sink "speakers" that is not a null sink
+    /// (a remap sink playing into the null sink, whose monitor the tests record) and
+    /// making it the default; PipeWire stacks have one from the start.
+    static func withSpeakers(_ stack: TestStack) throws -> TestStack {
+      guard stack.environment["TESTSTACK_SOUND"] != "pipewire" else { return stack }
+      for arguments in [
+        ["load-module", "module-remap-sink", "sink_name=speakers", "master=null"],
+        ["set-default-sink", "speakers"],
+      ] {
+        let result = try stack.pactl(arguments)
+        guard result.status == 0 else {
+          throw StackError("pactl \(arguments) failed: \(result.standardError)")
+        }
+      }
+      return stack
+    }
 
     /// A fresh HOME and state directory for one test.
     static func home() throws -> String {
@@ -53,7 +85,9 @@ extension SpeakingTests {
       #expect(result.standardError.isEmpty, "\(result.standardError)")
       let checks = Self.checks(result.standardOutput)
       #expect(
-        checks.compactMap { $0["check"] as? String } == ["address", "daemon", "speech", "shell-hook", "log"])
+        checks.compactMap { $0["check"] as? String } == [
+          "settings", "address", "daemon", "speech", "sound", "shell-hook", "recent-errors", "log",
+        ])
       #expect(checks.count == result.standardOutput.split(separator: "\n").count, "one JSON object a line")
       #expect(
         Self.check("address", in: result.standardOutput)?["socket"] as? String == stack.directory
@@ -63,9 +97,219 @@ extension SpeakingTests {
         (Self.check("daemon", in: result.standardOutput)?["language"] as? String)?.hasPrefix("en") == true)
       #expect(Self.check("speech", in: result.standardOutput)?["outcome"] as? String == "spoken")
       #expect(Self.check("log", in: result.standardOutput)?["writable"] as? Bool == true)
+      let sound = try #require(Self.check("sound", in: result.standardOutput))
+      #expect(sound["finding"] as? String == "fine", "\(sound)")
+      #expect(sound["sink"] as? String == "speakers", "\(sound)")
+      #expect(sound["server"] as? String == (TestStack.runsPipeWire ? "PipeWire" : "PulseAudio"), "\(sound)")
+      #expect(sound["muted"] as? Bool == false, "\(sound)")
       // "This is the announce doctor test." takes about 1.7 s to say.
       #expect(speech > 1, "only \(speech) s of speech was recorded")
       #expect(result.seconds < 8, "took \(result.seconds) s")
+    }
+
+    /// speech-dispatcher reports the sentence played to its end into a muted sink, one at
+    /// volume 0 and a null sink alike; doctor finds each from the sink, exits 69, and
+    /// says the fix. A stack of its own, since the test changes its sink.
+    @Test func aSinkNobodyHearsMeansSpeechCannotBeHeardThoughTheSentencePlayed() throws {
+      let sinks = try Self.withSpeakers(TestStack.start(name: "doctor-sinks"))
+      defer { sinks.stop() }
+      let home = try Self.home()
+      defer { try? FileManager.default.removeItem(atPath: home) }
+      func doctor() throws -> (status: Int32, sound: [String: Any], speech: [String: Any]?) {
+        let result = try Command.run(
+          Command.announce, ["doctor", "--json"], environment: Self.environment(of: sinks, home: home),
+          timeout: 30)
+        #expect(result.seconds < 8, "took \(result.seconds) s")
+        let sound = try #require(Self.check("sound", in: result.standardOutput), "\(result.standardOutput)")
+        return (result.status, sound, Self.check("speech", in: result.standardOutput))
+      }
+      let healthy = try doctor()
+      #expect(healthy.status == 0, "\(healthy.sound)")
+
+      #expect(try sinks.pactl(["set-sink-mute", "@DEFAULT_SINK@", "1"]).status == 0)
+      let muted = try doctor()
+      #expect(muted.status == 69, "\(muted.sound)")
+      #expect(muted.speech?["outcome"] as? String == "spoken", "the daemon reports END all the same")
+      #expect(muted.sound["muted"] as? Bool == true)
+      #expect((muted.sound["text"] as? String)?.contains("pactl set-sink-mute @DEFAULT_SINK@ 0") == true)
+      #expect(try sinks.pactl(["set-sink-mute", "@DEFAULT_SINK@", "0"]).status == 0)
+
+      #expect(try sinks.pactl(["set-sink-volume", "@DEFAULT_SINK@", "0"]).status == 0)
+      let silent = try doctor()
+      #expect(silent.status == 69, "\(silent.sound)")
+      #expect(silent.sound["volume"] as? Double == 0)
+      #expect((silent.sound["text"] as? String)?.contains("is at volume 0") == true, "\(silent.sound)")
+      #expect(try sinks.pactl(["set-sink-volume", "@DEFAULT_SINK@", "100%"]).status == 0)
+
+      #expect(try sinks.pactl(["set-default-sink", "null"]).status == 0)
+      let null = try doctor()
+      #expect(null.status == 69, "\(null.sound)")
+      #expect(null.sound["nullSink"] as? Bool == true, "\(null.sound)")
+      #expect((null.sound["text"] as? String)?.contains("choose a real output") == true, "\(null.sound)")
+    }
+
+    /// An ANNOUNCE_ variable that makes every hook run exit 64 is named, and doctor exits
+    /// 1; a voice speech-dispatcher does not have is named by the voice check, and the
+    /// sentence is spoken with the daemon's own voice, so that speech is still checked.
+    @Test func aBadVariableOrAVoiceThatIsGoneIsNamedAndDoctorExits1() throws {
+      let home = try Self.home()
+      defer { try? FileManager.default.removeItem(atPath: home) }
+      let history = try Command.run(
+        Command.announce, ["doctor", "--json"],
+        environment: Self.environment(of: stack, home: home, ["ANNOUNCE_HISTORY": "of"]), timeout: 30)
+      #expect(history.status == 1, "\(history.standardOutput)\(history.standardError)")
+      let settings = try #require(Self.check("settings", in: history.standardOutput))
+      #expect(settings["variable"] as? String == "ANNOUNCE_HISTORY")
+      #expect((settings["text"] as? String)?.hasPrefix("ANNOUNCE_HISTORY=of is not on or off") == true)
+
+      let voice = try Command.run(
+        Command.announce, ["doctor", "--json"],
+        environment: Self.environment(
+          of: stack, home: home, ["ANNOUNCE_VOICE": "NoSuchVoice", "ANNOUNCE_MODULE": "espeak-ng"]),
+        timeout: 30)
+      #expect(voice.status == 1, "\(voice.standardOutput)\(voice.standardError)")
+      let gone = try #require(Self.check("voice", in: voice.standardOutput), "\(voice.standardOutput)")
+      #expect((gone["text"] as? String)?.contains("has no voice \"NoSuchVoice\"") == true, "\(gone)")
+      #expect(Self.check("speech", in: voice.standardOutput)?["outcome"] as? String == "spoken")
+
+      let module = try Command.run(
+        Command.announce, ["doctor"],
+        environment: Self.environment(of: stack, home: home, ["ANNOUNCE_MODULE": "festival"]), timeout: 30)
+      #expect(module.status == 1, "\(module.standardOutput)\(module.standardError)")
+      #expect(module.standardOutput.contains("\"festival\""), "\(module.standardOutput)")
+    }
+
+    /// The sentence is spoken with the user's module, language and rate, and says so.
+    @Test func theTestSentenceIsSpokenWithTheUsersSettings() throws {
+      let home = try Self.home()
+      defer { try? FileManager.default.removeItem(atPath: home) }
+      let result = try Command.run(
+        Command.announce, ["doctor", "--json"],
+        environment: Self.environment(
+          of: stack, home: home,
+          ["ANNOUNCE_MODULE": "espeak-ng", "ANNOUNCE_LANGUAGE": "de", "ANNOUNCE_RATE": "40"]),
+        timeout: 30)
+      #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+      let speech = try #require(Self.check("speech", in: result.standardOutput))
+      #expect(speech["outcome"] as? String == "spoken")
+      #expect(speech["module"] as? String == "espeak-ng")
+      #expect(speech["language"] as? String == "de")
+      #expect(speech["rate"] as? Double == 40)
+      #expect(
+        (speech["text"] as? String)?.hasPrefix(
+          "The test sentence was played to the end with the output module espeak-ng, the language de and the rate 40,"
+        ) == true, "\(speech)")
+    }
+
+    /// `--report`: one block with the versions, the system, the sink and every finding.
+    @Test func theReportIsOneBlockWithVersionsSinkAndFindings() throws {
+      let home = try Self.home()
+      defer { try? FileManager.default.removeItem(atPath: home) }
+      let result = try Command.run(
+        Command.announce, ["doctor", "--report"], environment: Self.environment(of: stack, home: home),
+        timeout: 30)
+      #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+      let lines = result.standardOutput.split(separator: "\n").map(String.init)
+      #expect(lines.first == "announce doctor report")
+      #expect(lines.contains { $0.hasPrefix("speech-dispatcher: 0.1") }, "\(lines)")
+      #expect(lines.contains { $0.hasPrefix("espeak-ng: 1.") }, "\(lines)")
+      #expect(lines.contains("output module: espeak-ng"), "\(lines)")
+      #expect(lines.contains { $0.hasPrefix("system: ") && !$0.hasSuffix("unknown") }, "\(lines)")
+      #expect(lines.contains { $0.hasPrefix("sound: P") && $0.contains("default sink speakers") }, "\(lines)")
+      #expect(lines.contains { $0.hasPrefix("speech: fine: The test sentence was played to the end") })
+      #expect(lines.last == "outcome: speech works (exit status 0)")
+      let json = try Command.run(
+        Command.announce, ["doctor", "--report", "--json"],
+        environment: Self.environment(of: stack, home: home))
+      #expect(json.status == 64)
+    }
+
+    /// Listeners that take a connection but never answer: a Unix socket whose backlog is
+    /// full, forwarded over SSH or not, and a TCP port. Doctor ends within its 8 seconds.
+    @Test func listenersThatNeverAnswerAreFoundWithinTheDeadline() throws {
+      let home = try Self.home()
+      defer { try? FileManager.default.removeItem(atPath: home) }
+      let runtime = home + "/run"
+      try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+      let path = runtime + "/announce-speechd.sock"
+      let (listener, filler) = try Self.fullUnixListener(at: path)
+      defer {
+        close(filler)
+        close(listener)
+      }
+      var forwarded = Self.environment(
+        of: stack, home: home, ["SSH_CONNECTION": "10.0.0.1 50000 10.0.0.2 22", "XDG_RUNTIME_DIR": runtime])
+      forwarded["SPEECHD_ADDRESS"] = nil
+      for environment in [
+        forwarded, Self.environment(of: stack, home: home, ["SPEECHD_ADDRESS": "unix_socket:" + path]),
+      ] {
+        let result = try Command.run(Command.announce, ["doctor"], environment: environment, timeout: 30)
+        #expect(result.status == 69, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.seconds < 8, "took \(result.seconds) s")
+      }
+      let tcp = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      defer { close(tcp) }
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(tcp, $0, length) }
+      }
+      #expect(listen(tcp, 16) == 0)
+      _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(tcp, $0, &length) }
+      }
+      let port = UInt16(bigEndian: address.sin_port)
+      let result = try Command.run(
+        Command.announce, ["doctor", "--address", "inet_socket:127.0.0.1:\(port)"],
+        environment: Self.environment(of: stack, home: home), timeout: 30)
+      #expect(result.status == 69, "\(result.standardOutput)\(result.standardError)")
+      #expect(result.seconds < 8, "took \(result.seconds) s")
+    }
+
+    /// A brltty that stops answering (SIGSTOP) with ANNOUNCE_BRAILLE=on: braille is named
+    /// as not answering, and doctor still ends within its 8 seconds.
+    @Test func aStoppedBrlttyIsFoundWithinTheDeadline() throws {
+      let brltty = try BrailleStack.start(beside: stack)
+      defer { brltty.stop() }
+      let home = try Self.home()
+      defer { try? FileManager.default.removeItem(atPath: home) }
+      #expect(brltty.pid > 0)
+      kill(brltty.pid, SIGSTOP)
+      defer { kill(brltty.pid, SIGCONT) }
+      let result = try Command.run(
+        Command.announce, ["doctor", "--json"],
+        environment: brltty.clientEnvironment(
+          Self.environment(of: stack, home: home, ["ANNOUNCE_BRAILLE": "on"])),
+        timeout: 30)
+      #expect(result.seconds < 8, "took \(result.seconds) s")
+      let braille = try #require(Self.check("braille", in: result.standardOutput), "\(result.standardOutput)")
+      #expect(braille["finding"] as? String == "something-else-broken", "\(braille)")
+      #expect(Self.check("speech", in: result.standardOutput)?["outcome"] as? String == "spoken")
+      #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
+    }
+
+    /// A Unix listener at `path` with `listen(fd, 0)` and its one place in the backlog
+    /// taken, so that a further connect waits.
+    static func fullUnixListener(at path: String) throws -> (listener: Int32, filler: Int32) {
+      var address = sockaddr_un()
+      address.sun_family = sa_family_t(AF_UNIX)
+      withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        raw.copyBytes(from: path.utf8)
+        raw[path.utf8.count] = 0
+      }
+      let size = socklen_t(MemoryLayout<sockaddr_un>.size)
+      let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+      let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, size) }
+      }
+      guard bound == 0, listen(listener, 0) == 0 else { throw StackError("could not listen at \(path)") }
+      let filler = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
+      _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, size) }
+      }
+      return (listener, filler)
     }
 
     @Test func withNoDaemonSpeechIsUnavailableAtOnceAndTheAddressIsNamed() throws {
@@ -77,7 +321,8 @@ extension SpeakingTests {
         environment: Self.environment(of: stack, home: home, ["SPEECHD_ADDRESS": "unix_socket:" + socket]))
       #expect(result.status == 69, "\(result.standardOutput)\(result.standardError)")
       #expect(result.seconds < 3, "took \(result.seconds) s")
-      let lines = result.standardOutput.split(separator: "\n").map(String.init)
+      // The first line is the settings check's.
+      let lines = result.standardOutput.split(separator: "\n").dropFirst().map(String.init)
       #expect(
         lines.first
           == "announce looks for speech-dispatcher at the unix socket \(socket), from SPEECHD_ADDRESS.")
@@ -134,8 +379,8 @@ extension SpeakingTests {
         timeout: 30)
       #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
       #expect(
-        result.standardOutput.hasPrefix(
-          "announce looks for speech-dispatcher at the unix socket \(stack.directory)/speechd.sock, given with --address.\n"
+        result.standardOutput.contains(
+          "\nannounce looks for speech-dispatcher at the unix socket \(stack.directory)/speechd.sock, given with --address.\n"
         ), "\(result.standardOutput)")
     }
 
@@ -405,5 +650,16 @@ final class SSIPTestClient {
       }
     }
     return reply
+  }
+}
+
+extension TestStack {
+  /// Runs `pactl` against the stack's own sound server.
+  func pactl(_ arguments: [String]) throws -> Command.Result {
+    var environment = ["LC_ALL": "C", "PATH": "/usr/bin:/bin"]
+    for name in ["PULSE_SERVER", "PULSE_COOKIE", "PULSE_CLIENTCONFIG"] {
+      environment[name] = self.environment[name]
+    }
+    return try Command.run("/usr/bin/pactl", arguments, environment: environment, timeout: 10)
   }
 }

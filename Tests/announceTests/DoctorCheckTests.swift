@@ -53,7 +53,7 @@ import Testing
         == .fine)
     #expect(
       check.line(for: .spoken(attempts: 1, duration: .seconds(1)), took: .milliseconds(1_240)).sentence
-        == "The test sentence was heard to the end, in 1.2 seconds.")
+        == "The test sentence was played to the end, in 1.2 seconds.")
     let interrupted = check.line(for: .gaveUp(.interruptedOutOfTime), took: .seconds(3))
     #expect(interrupted.finding == .fine)
     #expect(interrupted.sentence.contains("something else, such as a screen reader, is speaking"))

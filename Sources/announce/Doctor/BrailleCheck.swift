@@ -8,6 +8,10 @@ import AnnouncerCore
 /// speech-unavailable finding with `only` (announce would exit 69, as without speech),
 /// and something else broken with `on` (the speech goes ahead without it).
 struct BrailleCheck {
+  /// How long brltty may take to connect and say the display's size: its connect bound
+  /// (2 s) and a little for entering and leaving tty mode.
+  static let answerBound: Duration = .milliseconds(2500)
+
   /// The mode asked for; the check applies to `on` and `only`.
   var mode: BrailleMode
   /// Connects and reads the display's size: its address and cells, or why not.
@@ -47,6 +51,16 @@ struct BrailleCheck {
         sentence: unavailable.message,
         facts: [("mode", asked), ("problem", .text(unavailable.failure.rawValue))])
     }
+  }
+
+  /// The line when the check did not end `within` its share of doctor's time: brltty
+  /// accepted the connection but stopped answering.
+  func notAnswering(within bound: Duration) -> DoctorLine {
+    DoctorLine(
+      check: "braille", finding: mode == .only ? .speechUnavailable : .somethingElseBroken,
+      sentence:
+        "brltty did not answer within \(DoctorLine.spokenSeconds(bound)), so it is probably stopped or frozen; restart it, or set ANNOUNCE_BRAILLE=off.",
+      facts: [("mode", .text(mode.rawValue)), ("problem", .text("not-answering"))])
   }
 
   /// Connects to brltty, enters tty mode for its size without writing anything, and

@@ -1,11 +1,16 @@
 import Glibc
 
 /// Runs a program found on `PATH` and reads its standard output, within a bound: for
-/// asking tmux about its hooks.
+/// asking tmux about its hooks, the sound server about its sink, a program its version.
 enum ChildOutput {
   /// The standard output of `program` run with `arguments`, or `nil` when it could not
   /// be started, failed, or did not end within `bound` (it is then killed).
-  static func read(_ program: String, _ arguments: [String], within bound: Duration) -> String? {
+  ///
+  /// - Parameter environment: the child's whole environment, as `NAME=value`; `nil`
+  ///   passes on doctor's own.
+  static func read(
+    _ program: String, _ arguments: [String], within bound: Duration, environment: [String]? = nil
+  ) -> String? {
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else { return nil }
     // Neither end may leak into another child; the spawn's dup2 makes a copy without the flag.
@@ -19,7 +24,14 @@ enum ChildOutput {
     let argv = ([program] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
-    let spawned = posix_spawnp(&pid, program, &actions, nil, argv, environ)
+    let spawned: Int32
+    if let environment {
+      let envp = environment.map { strdup($0) } + [nil]
+      defer { for pointer in envp { free(pointer) } }
+      spawned = posix_spawnp(&pid, program, &actions, nil, argv, envp)
+    } else {
+      spawned = posix_spawnp(&pid, program, &actions, nil, argv, environ)
+    }
     close(pipeEnds[1])
     defer { close(pipeEnds[0]) }
     guard spawned == 0 else { return nil }

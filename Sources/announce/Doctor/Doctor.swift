@@ -11,11 +11,15 @@ struct Doctor: AsyncParsableCommand {
     commandName: "announce doctor",
     abstract: "Check what stands between you and hearing an announcement, one line per check.",
     discussion: """
-      In order: the speech-dispatcher address and why; whether the daemon answers within 2 \
-      seconds, with its output module and language; a short spoken test sentence and its \
-      outcome; the shell hook of the shell that ran doctor; tmux's hooks inside tmux; the \
-      SSH forward in an SSH session; the braille display when ANNOUNCE_BRAILLE is on or only; and the outcome log. Exit status 0 when speech works, \
-      69 when it cannot be heard, 1 when it works but something else is broken. See man announce.
+      In order: every ANNOUNCE_ variable; the speech-dispatcher address and why; whether the \
+      daemon answers within 2 seconds, with its output module and language; a short test \
+      sentence spoken with your settings, and its outcome; the sound server and its default \
+      sink; the shell hook of the shell that ran doctor; tmux's hooks inside tmux; the SSH \
+      forward in an SSH session; the braille display when ANNOUNCE_BRAILLE is on or only; \
+      the errors of background runs in the last day; and the outcome log. It ends within 8 \
+      seconds. Exit status 0 when speech works, 69 when it cannot be heard (also a muted, \
+      silent or null sink), 1 when it works but something else is broken, such as an \
+      ANNOUNCE_ variable that is not valid. See man announce.
       """)
 
   /// The subcommand's name, as the first argument.
@@ -30,48 +34,114 @@ struct Doctor: AsyncParsableCommand {
   @Flag(help: "Print one JSON object per check instead of sentences.")
   var json = false
 
+  @Flag(
+    help:
+      "Print one block to paste into a bug report: versions, system, sound server and every check's finding, without command lines or announcement text."
+  )
+  var report = false
+
   func validate() throws {
     if let address, SpeechdAddress.parse(address) == nil {
       throw ValidationError(
         "--address \"\(address)\" is not a speech-dispatcher address; use unix_socket:PATH or inet_socket:HOST:PORT."
       )
     }
+    if json && report {
+      throw ValidationError("--json and --report cannot be used together; choose one.")
+    }
   }
 
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
-    var findings: [DoctorFinding] = []
+    let deadline = DoctorDeadline()
+    var lines: [DoctorLine] = []
     let terminal = Terminal(quiet: false)
     func report(_ line: DoctorLine) {
-      findings.append(line.finding)
-      terminal.standardOutput(json ? line.json : line.sentence)
+      lines.append(line)
+      if !self.report { terminal.standardOutput(json ? line.json : line.sentence) }
     }
+    for line in SettingsCheck(environment: environment).run() { report(line) }
     let found = AddressCheck(explicit: address, environment: environment).run()
     report(found.line)
     if let chosen = found.address {
-      let (daemonLine, answer) = await DaemonCheck(address: chosen, isForwarded: found.isForwarded).run()
+      let check = DaemonCheck(address: chosen, isForwarded: found.isForwarded)
+      // The daemon's own bound, and a little for a connect the kernel holds up.
+      let answered = await DoctorDeadline.run(
+        within: deadline.share(DaemonCheck.answerBound + .milliseconds(500))
+      ) {
+        await check.run()
+      }
+      let (daemonLine, answer) = answered ?? (Self.notAnswering(at: chosen), .unavailable)
       report(daemonLine)
       if answer == .unavailable {
         report(SpokenTestCheck.skipped)
       } else {
-        switch await SpokenTestCheck(explicit: address, environment: environment).run() {
-        case .success(let line): report(line)
+        // Leaves time for the checks after it, the sound check above all.
+        let bound = deadline.share(SpokenTestCheck.bound, keeping: .milliseconds(1500))
+        let check = SpokenTestCheck(
+          explicit: address, environment: environment, bound: bound,
+          settings: SettingsCheck.usableAnnouncement(environment: environment))
+        let spoken = await DoctorDeadline.run(within: bound + .milliseconds(700)) { await check.run() }
+        switch spoken {
+        case .success(let spokenLines): for line in spokenLines { report(line) }
         case .failure(let stop):
           terminal.error(
             "announce doctor stopped because of \(stop.signal.name); the test sentence was cancelled.")
           throw ExitCode(ExitStatus.of(.interrupted(stop.signal)))
+        case nil: report(check.line(for: .gaveUp(.cancelled), took: bound))
         }
       }
     }
+    report(
+      SoundCheck(environment: environment, bound: { deadline.share(SoundCheck.answerBound) }).run())
     report(ShellHookCheck(environment: environment).run())
-    if let socket = TmuxCheck.socket(environment: environment) { report(TmuxCheck(socket: socket).run()) }
+    if let socket = TmuxCheck.socket(environment: environment) {
+      report(
+        TmuxCheck(
+          socket: socket,
+          tmux: { ChildOutput.read("tmux", $0, within: deadline.share(TmuxCheck.answerBound)) }
+        ).run())
+    }
     if SSHForwardCheck.applies(environment: environment) {
-      report(SSHForwardCheck(explicit: address, environment: environment).run())
+      // Whether the forward is stale is asked with a connect, which a listener whose
+      // backlog is full holds up.
+      let check = SSHForwardCheck(explicit: address, environment: environment)
+      let bound = deadline.share(SSHForwardCheck.answerBound)
+      report(
+        await DoctorDeadline.runBlocking(within: bound) { check.run() } ?? check.notAnswering(within: bound))
     }
     let braille = BrailleCheck.mode(environment: environment)
-    if braille != .off { report(await BrailleCheck(mode: braille, environment: environment).run()) }
+    if braille != .off {
+      let check = BrailleCheck(mode: braille, environment: environment)
+      let bound = deadline.share(BrailleCheck.answerBound)
+      report(
+        await DoctorDeadline.run(within: bound) { await check.run() } ?? check.notAnswering(within: bound))
+    }
+    for line in RecentErrorsCheck(environment: environment, forReport: self.report).run() { report(line) }
     report(OutcomeLogCheck(environment: environment).run())
-    let status = ExitStatus.of(DoctorOutcome.of(findings).result)
+    let outcome = DoctorOutcome.of(lines.map(\.finding))
+    if self.report {
+      let versionBound = { deadline.share(DoctorReport.versionBound) }
+      let block = DoctorReport(
+        lines: lines, outcome: outcome,
+        version: { program in
+          ChildOutput.read(program, ["--version"], within: versionBound())?
+            .split(separator: "\n").first.map(String.init)
+        },
+        system: DoctorReport.systemName())
+      for line in block.text { terminal.standardOutput(line) }
+    }
+    let status = ExitStatus.of(outcome.result)
     if status != ExitStatus.success { throw ExitCode(status) }
+  }
+
+  /// The daemon's line when its check did not end in its share of doctor's time, such as
+  /// when the connection itself is held up.
+  static func notAnswering(at address: SpeechdAddress) -> DoctorLine {
+    DoctorLine(
+      check: "daemon", finding: .speechUnavailable,
+      sentence:
+        "speech-dispatcher at \(address) did not answer within \(DaemonCheck.answerBound.components.seconds) seconds, so it is probably stopped or frozen; restart it, or correct --address or SPEECHD_ADDRESS."
+    )
   }
 }

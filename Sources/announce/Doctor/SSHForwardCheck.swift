@@ -3,7 +3,10 @@ import Glibc
 
 /// Check 5c, in an SSH session only: whether speech is forwarded from the user's own
 /// machine, and whether a forward left there is stale.
-struct SSHForwardCheck {
+struct SSHForwardCheck: Sendable {
+  /// How long the forwarded socket may take to take a connection.
+  static let answerBound: Duration = .seconds(1)
+
   /// `--address`, when given.
   var explicit: String?
   var environment: [String: String]
@@ -11,6 +14,16 @@ struct SSHForwardCheck {
   /// Whether doctor runs in an SSH session.
   static func applies(environment: [String: String]) -> Bool {
     !(environment["SSH_CONNECTION"] ?? "").isEmpty
+  }
+
+  /// The line when the forwarded socket did not take a connection `within` its share of
+  /// doctor's time: the SSH session that made it has stopped forwarding.
+  func notAnswering(within bound: Duration) -> DoctorLine {
+    DoctorLine(
+      check: "ssh-forward", finding: .speechUnavailable,
+      sentence:
+        "The speech forwarded over SSH did not take a connection within \(DoctorLine.spokenSeconds(bound)), so the SSH session that forwards it is stuck; log in again with \(RunFailure.howToForward)."
+    )
   }
 
   func run() -> DoctorLine {

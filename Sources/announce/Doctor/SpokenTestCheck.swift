@@ -17,30 +17,60 @@ struct SpokenTestCheck {
   /// `--address`, when given.
   var explicit: String?
   var environment: [String: String]
+  /// This run's bound: ``bound``, or less when doctor's own deadline is nearer.
+  var bound: Duration = SpokenTestCheck.bound
   /// Which sound server plays the sound, asked only when the audio turns out broken.
   var soundServer: @Sendable () -> SoundServer = { SoundServer.runningNow() }
 
-  /// The line for the test sentence, or the signal that stopped it, after which the
-  /// sentence is cancelled and doctor ends as any run a signal ends.
-  func run() async -> Result<DoctorLine, SignalStop> {
+  /// The settings of the user's announcements (module, voice, language, rate and
+  /// priority, from the `ANNOUNCE_` variables) that the sentence is spoken with.
+  var settings: Announcement = Announcement("")
+  /// Speaks the sentence's announcement, on a connection of its own, as a run does.
+  var announcement: Announcement {
+    var announcement = settings
+    announcement.text = Self.sentence
+    // The window the sentence gets with other speech, as any announcement's: the line for
+    // a sentence cut off names it.
+    announcement.retryTimeout = Announcement.defaultRetryTimeout
+    announcement.delay = .zero
+    announcement.soundIcon = nil
+    announcement.isSSML = false
+    return announcement
+  }
+
+  /// The lines for the user's voice (when speech-dispatcher does not have it) and for
+  /// the test sentence, or the signal that stopped it, after which the sentence is
+  /// cancelled and doctor ends as any run a signal ends.
+  func run() async -> Result<[DoctorLine], SignalStop> {
     let speaker: SpeechdSpeaker
     do {
       speaker = try await SpeechdSpeaker.connect(
         address: explicit, appName: "announce-doctor", environment: environment)
     } catch {
-      return .success(
+      return .success([
         DoctorLine(
           check: "speech", finding: .speechUnavailable,
           sentence: "The test sentence could not be sent: "
-            + error.sentence(forwardingWith: RunFailure.howToForward)))
+            + error.sentence(forwardingWith: RunFailure.howToForward))
+      ])
+    }
+    var spoken = announcement
+    var lines: [DoctorLine] = []
+    if let voiceLine = await Self.voiceLine(for: spoken.voice, lists: speaker.lists) {
+      lines.append(voiceLine)
+      // The sentence then checks that speech works at all, with the daemon's own voice.
+      spoken.voice.outputModule = nil
+      spoken.voice.voiceName = nil
+      spoken.voice.language = nil
     }
     let announcer = speaker.announcer
     let signals = await SignalTrap.armed { _ in await announcer.cancelAll() }
     let started = ContinuousClock.now
+    let (toSpeak, bound) = (spoken, self.bound)
     let outcome = await withTaskGroup(of: Outcome?.self) { group in
-      group.addTask { await announcer.announce(Announcement(Self.sentence)) }
+      group.addTask { await announcer.announce(toSpeak) }
       group.addTask {
-        try? await Task.sleep(for: Self.bound)
+        try? await Task.sleep(for: bound)
         return nil
       }
       var first: Outcome? = nil
@@ -64,7 +94,7 @@ struct SpokenTestCheck {
     // signal may end them at once, as before the trap.
     for signal in HandledSignal.allCases { Glibc.signal(signal.number, SIG_DFL) }
     if let signal = signals.received { return .failure(SignalStop(signal: signal)) }
-    return .success(line(for: outcome, took: took))
+    return .success(lines + [line(for: outcome, took: took, voice: spoken.voice)])
   }
 
   /// A signal that stopped the test sentence.
@@ -73,15 +103,18 @@ struct SpokenTestCheck {
   }
 
   /// The line for the sentence's `outcome`.
-  func line(for outcome: Outcome, took: Duration) -> DoctorLine {
+  func line(for outcome: Outcome, took: Duration, voice: VoiceOptions = VoiceOptions()) -> DoctorLine {
     let seconds = DoctorLine.seconds(took)
-    var facts: [(String, DoctorFact)] = [("seconds", .number(seconds))]
+    var facts: [(String, DoctorFact)] = [("seconds", .number(seconds))] + Self.facts(of: voice)
     switch outcome {
     case .spoken:
       facts.insert(("outcome", .text("spoken")), at: 0)
+      // speech-dispatcher reports the end of a message played into a muted or null sink
+      // all the same: whether a person can hear it is the sound check's to say.
       return DoctorLine(
         check: "speech", finding: .fine,
-        sentence: "The test sentence was heard to the end, in \(DoctorLine.spoken(seconds)) seconds.",
+        sentence:
+          "The test sentence was played to the end\(Self.described(voice)), in \(DoctorLine.spoken(seconds)) seconds.",
         facts: facts)
     case .gaveUp(let reason):
       facts.insert(("outcome", .text(reason.rawValue)), at: 0)
@@ -111,10 +144,59 @@ struct SpokenTestCheck {
         return DoctorLine(
           check: "speech", finding: .speechUnavailable,
           sentence:
-            "The test sentence did not end within \(DoctorLine.spoken(DoctorLine.seconds(Self.bound))) seconds, so speech-dispatcher is too slow or stuck; restart it and try again.",
+            "The test sentence did not end within \(DoctorLine.spoken(DoctorLine.seconds(bound))) seconds, so speech-dispatcher is too slow or stuck; restart it and try again.",
           facts: facts)
       }
     }
+  }
+
+  /// Why speech-dispatcher cannot speak with `voice`, the user's, as a line; `nil` when
+  /// it can. Lists that cannot be read whole are a line too, as they end a run with 69.
+  static func voiceLine(for voice: VoiceOptions, lists: any VoiceListing) async -> DoctorLine? {
+    guard voice.outputModule != nil || voice.voiceName != nil || voice.language != nil else { return nil }
+    let catalog = VoiceCatalog(lists, howToList: Announce.howToListVoices)
+    let found: String?
+    do {
+      found = try await catalog.problem(with: voice)
+    } catch {
+      // A run would stop here too, with 69: its check of the names is cut short.
+      return DoctorLine(
+        check: "voice", finding: .speechUnavailable,
+        sentence:
+          "Your output module, voice and language could not be checked, as every announcement checks them: "
+          + error.sentence(forwardingWith: RunFailure.howToForward),
+        facts: facts(of: voice))
+    }
+    guard let problem = found else { return nil }
+    let sentence = problem.hasSuffix(".") ? String(problem.dropLast()) : problem
+    return DoctorLine(
+      check: "voice", finding: .somethingElseBroken,
+      sentence: sentence
+        + "; every announcement fails with status 64 until the ANNOUNCE_ variable that names it is corrected, so the test sentence is spoken with speech-dispatcher's own voice.",
+      facts: facts(of: voice))
+  }
+
+  /// The user's settings that the sentence was spoken with, for `--json`.
+  static func facts(of voice: VoiceOptions) -> [(String, DoctorFact)] {
+    var facts: [(String, DoctorFact)] = []
+    if let module = voice.outputModule { facts.append(("module", .text(module))) }
+    if let name = voice.voiceName { facts.append(("voice", .text(name))) }
+    if let language = voice.language { facts.append(("language", .text(language))) }
+    if let rate = voice.rate { facts.append(("rate", .number(Double(rate)))) }
+    if let volume = voice.volume { facts.append(("volume", .number(Double(volume)))) }
+    return facts
+  }
+
+  /// The user's settings, for the middle of a sentence: ` with the output module
+  /// espeak-ng, the voice Alex and the rate 20`; empty with none.
+  static func described(_ voice: VoiceOptions) -> String {
+    var parts: [String] = []
+    if let module = voice.outputModule { parts.append("the output module \(module)") }
+    if let name = voice.voiceName { parts.append("the voice \(name)") }
+    if let language = voice.language { parts.append("the language \(language)") }
+    if let rate = voice.rate { parts.append("the rate \(rate)") }
+    if let volume = voice.volume { parts.append("the volume \(volume)") }
+    return parts.isEmpty ? "" : " with " + ShellHookCheck.spokenList(parts)
   }
 
   /// The line when check 2 found the daemon not answering.
@@ -128,6 +210,12 @@ extension DoctorLine {
   static func seconds(_ duration: Duration) -> Double {
     let (whole, fraction) = duration.components
     return ((Double(whole) + Double(fraction) / 1e18) * 10).rounded() / 10
+  }
+
+  /// A duration as a person says it: `1 second`, `1.5 seconds`.
+  static func spokenSeconds(_ duration: Duration) -> String {
+    let value = seconds(duration)
+    return spoken(value) + (value == 1 ? " second" : " seconds")
   }
 
   /// A number of seconds as a person says it: `1.4`, `3`.

@@ -53,7 +53,7 @@ struct HookSettings: Equatable {
       guard let text = environment[name], !text.isEmpty else { return nil }
       return text
     }
-    if let text = value("ANNOUNCE_MIN_SECONDS"), let seconds = DurationText.seconds(in: text) {
+    if let seconds = value("ANNOUNCE_MIN_SECONDS").flatMap(Self.seconds) {
       minimumSeconds = seconds
     }
     if let text = value("ANNOUNCE_IGNORE") {
@@ -62,8 +62,34 @@ struct HookSettings: Equatable {
     successFormat = value("ANNOUNCE_FORMAT_OK") ?? successFormat
     failureFormat = value("ANNOUNCE_FORMAT_FAIL") ?? failureFormat
     announcesInterrupted = value("ANNOUNCE_ON_INTERRUPT") == "1"
-    successIcon = value("ANNOUNCE_ICON_OK").flatMap { VoiceOptions.isSafeName($0) ? $0 : nil }
-    failureIcon = value("ANNOUNCE_ICON_FAIL").flatMap { VoiceOptions.isSafeName($0) ? $0 : nil }
+    successIcon = value("ANNOUNCE_ICON_OK").flatMap(Self.icon)
+    failureIcon = value("ANNOUNCE_ICON_FAIL").flatMap(Self.icon)
+  }
+
+  /// The threshold `text` gives, such as `10`, `2.5` or `1m`, in the one duration grammar;
+  /// `nil` when it is none.
+  static func seconds(_ text: String) -> Double? { DurationText.seconds(in: text) }
+
+  /// The sound icon `text` names; `nil` when it is not one safe word.
+  static func icon(_ text: String) -> String? {
+    VoiceOptions.isSafeName(text) ? text : nil
+  }
+
+  /// The variables the hook reads whose value it cannot use, so that it acts as if they
+  /// were unset, with the valid values for a sentence (see `announce doctor`):
+  /// `("ANNOUNCE_MIN_SECONDS", "a duration, such as 10, 90s or 1m")`.
+  static func unusable(environment: [String: String]) -> [(variable: String, valid: String)] {
+    var found: [(String, String)] = []
+    func check(_ name: String, _ valid: String, _ usable: (String) -> Bool) {
+      if let text = environment[name], !text.isEmpty, !usable(text) { found.append((name, valid)) }
+    }
+    check("ANNOUNCE_MIN_SECONDS", "a duration, such as 10, 90s or 1m") { seconds($0) != nil }
+    check("ANNOUNCE_ON_INTERRUPT", "1 to announce commands stopped with Control-C, or 0") {
+      ["0", "1"].contains($0)
+    }
+    check("ANNOUNCE_ICON_OK", "one word naming a sound icon, such as message") { icon($0) != nil }
+    check("ANNOUNCE_ICON_FAIL", "one word naming a sound icon, such as message") { icon($0) != nil }
+    return found
   }
 
   /// The sound icon to play before the sentence for a command that ended with `status`.

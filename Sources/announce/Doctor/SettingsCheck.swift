@@ -1,0 +1,73 @@
+import AnnouncerCore
+import ArgumentParser
+
+/// Check 0: every `ANNOUNCE_` variable, read by the same code as a run, a hook and a
+/// tmux alert read it, so that a value that makes every hook run fail with status 64
+/// (or that a hook silently ignores) is named before anything else.
+struct SettingsCheck {
+  var environment: [String: String]
+
+  /// One line per variable that is not valid, or one line saying all are.
+  func run() -> [DoctorLine] {
+    var problems: [DoctorLine] = []
+    func bad(_ variable: String, _ sentence: String) {
+      problems.append(
+        DoctorLine(
+          check: "settings", finding: .somethingElseBroken, sentence: sentence,
+          facts: [("variable", .text(variable))]))
+    }
+    // The settings of an announcement, each checked on its own so that every bad one is
+    // named; some, such as ANNOUNCE_MAX_QUEUE, have no place in an announcement.
+    for setting in Settings.all {
+      guard let variable = setting.variable else { continue }
+      do {
+        _ = try setting.change(fromEnvironment: environment)
+      } catch {
+        bad(variable, Self.runFails(Announce.message(for: error)))
+      }
+    }
+    for (variable, check) in Self.runSwitches {
+      do { try check(environment) } catch { bad(variable, Self.runFails(Announce.message(for: error))) }
+    }
+    for (variable, valid) in HookSettings.unusable(environment: environment) {
+      bad(
+        variable,
+        "\(variable)=\(environment[variable] ?? "") is not \(valid), so the shell hook acts as if it were unset; set it to one, or unset it."
+      )
+    }
+    guard problems.isEmpty else { return problems }
+    let set = environment.keys.filter { $0.hasPrefix("ANNOUNCE_") && $0 != ShellHookCheck.variable }.sorted()
+    return [
+      DoctorLine(
+        check: "settings", finding: .fine,
+        sentence: set.isEmpty
+          ? "No ANNOUNCE_ variable is set, so announce uses its defaults."
+          : "The ANNOUNCE_ variables set are all valid: \(ShellHookCheck.spokenList(set)).",
+        facts: [("variables", .texts(set))])
+    ]
+  }
+
+  /// The variables read outside ``Settings``, by the parser a run uses.
+  static let runSwitches: [(String, @Sendable ([String: String]) throws -> Void)] = [
+    (Settings.maxQueue.variable ?? "", { _ = try Settings.maxQueue.resolved(nil, environment: $0) }),
+    (HistorySwitch.variable, { _ = try HistorySwitch.isOn(environment: $0) }),
+    (BrailleOptions.variable, { _ = try BrailleOptions.mode(environment: $0) }),
+  ]
+
+  /// The parser's sentence, and what it does to the runs nobody watches.
+  static func runFails(_ message: String) -> String {
+    let sentence = message.hasSuffix(".") ? String(message.dropLast()) : message
+    return sentence + "; until then every shell hook and tmux alert fails with status 64 and says nothing."
+  }
+
+  /// The announcement the environment makes, leaving out the variables that are not
+  /// valid (their lines say so), so that the test sentence is spoken as the user's
+  /// announcements are.
+  static func usableAnnouncement(environment: [String: String]) -> Announcement {
+    var announcement = Announcement("")
+    for setting in Settings.all {
+      if let change = try? setting.change(fromEnvironment: environment) { change(&announcement) }
+    }
+    return announcement
+  }
+}

@@ -1,0 +1,154 @@
+import Testing
+
+@testable import announce
+
+/// Doctor's sound check, with the answers of pactl and wpctl written out: a sink that
+/// plays to nobody means speech cannot be heard, whatever speech-dispatcher reported.
+@Suite struct DoctorSoundCheckTests {
+  static let pulseInfo = """
+    Server String: /run/user/1000/pulse/native
+    Server Name: pulseaudio
+    Server Version: 16.1
+    Default Sink: alsa_output.pci-0000_00_1f.3.analog-stereo
+    Default Source: alsa_input.pci-0000_00_1f.3.analog-stereo
+    """
+
+  /// `pactl list sinks` with a null sink first and the sound card after it.
+  static func sinks(cardMuted: Bool = false, cardPercent: Int = 65) -> String {
+    """
+    Sink #0
+    \tState: SUSPENDED
+    \tName: null
+    \tDescription: Null Output
+    \tDriver: module-null-sink.c
+    \tMute: no
+    \tVolume: front-left: 65536 / 100% / 0.00 dB,   front-right: 65536 / 100% / 0.00 dB
+    \tBase Volume: 65536 / 100% / 0.00 dB
+    Sink #1
+    \tState: RUNNING
+    \tName: alsa_output.pci-0000_00_1f.3.analog-stereo
+    \tDescription: Built-in Audio Analog Stereo
+    \tDriver: module-alsa-card.c
+    \tMute: \(cardMuted ? "yes" : "no")
+    \tVolume: front-left: 42000 / \(cardPercent)% / -11.00 dB,   front-right: 42000 / \(cardPercent)% / -11.00 dB
+    \t        balance 0.00
+    \tBase Volume: 65536 / 100% / 0.00 dB
+    \tProperties:
+    \t\tdevice.description = "Built-in Audio Analog Stereo"
+    """
+  }
+
+  static func check(info: String = pulseInfo, sinks: String? = sinks(), wpctl: String? = nil) -> SoundCheck {
+    SoundCheck { program, arguments in
+      switch (program, arguments) {
+      case ("pactl", ["info"]): sinks == nil ? nil : info
+      case ("pactl", ["list", "sinks"]): sinks
+      case ("wpctl", ["status"]): wpctl
+      default: nil
+      }
+    }
+  }
+
+  @Test func aSoundCardThatPlaysIsFineAndNamed() {
+    let line = Self.check().run()
+    #expect(line.finding == .fine)
+    #expect(
+      line.sentence
+        == "PulseAudio plays the sound, to its default sink alsa_output.pci-0000_00_1f.3.analog-stereo at 65% volume, not muted."
+    )
+    #expect(line.facts.contains { $0.0 == "serverName" && $0.1 == .text("pulseaudio 16.1") })
+  }
+
+  @Test func aMutedSinkMeansSpeechCannotBeHeardAndSaysHowToUnmute() {
+    let line = Self.check(sinks: Self.sinks(cardMuted: true)).run()
+    #expect(line.finding == .speechUnavailable)
+    #expect(line.sentence.contains("is muted"))
+    #expect(line.sentence.hasSuffix("unmute it with pactl set-sink-mute @DEFAULT_SINK@ 0."))
+    #expect(DoctorOutcome.of([.fine, line.finding]) == .speechUnavailable)
+  }
+
+  @Test func volumeZeroMeansSpeechCannotBeHeard() {
+    let line = Self.check(sinks: Self.sinks(cardPercent: 0)).run()
+    #expect(line.finding == .speechUnavailable)
+    #expect(line.sentence.contains("is at volume 0"))
+    #expect(line.sentence.contains("pactl set-sink-volume @DEFAULT_SINK@"))
+  }
+
+  @Test func aNullSinkMeansSpeechCannotBeHeard() {
+    let info = Self.pulseInfo.replacingOccurrences(
+      of: "Default Sink: alsa_output.pci-0000_00_1f.3.analog-stereo", with: "Default Sink: null")
+    let line = Self.check(info: info).run()
+    #expect(line.finding == .speechUnavailable)
+    #expect(line.sentence.contains("is a null sink, which plays to nowhere"))
+    #expect(line.sentence.contains("choose a real output"))
+  }
+
+  @Test func pipeWiresNullAudioSinkThroughPipewirePulseIsANullSink() throws {
+    let info = """
+      Server Name: PulseAudio (on PipeWire 1.4.2)
+      Server Version: 15.0.0
+      Default Sink: sink
+      """
+    let sinks = """
+      Sink #40
+      \tName: sink
+      \tDescription: Some sink
+      \tDriver: PipeWire
+      \tMute: no
+      \tVolume: front-left: 65536 / 100% / 0.00 dB
+      \tProperties:
+      \t\tfactory.name = "support.null-audio-sink"
+      """
+    let sink = try #require(SoundSink.fromPactl(info: info, sinks: sinks))
+    #expect(sink.server == .pipeWire)
+    #expect(sink.isNull)
+  }
+
+  @Test func withoutPactlWpctlNamesPipeWireAndItsDefaultSink() {
+    let status = """
+      PipeWire 'pipewire-0' [1.4.2, me@here, cookie:1]
+       └─ Clients:
+              33. WirePlumber                         [1.4.2, me@here, pid:1]
+
+      Audio
+       ├─ Devices:
+       │      42. Built-in Audio                      [alsa]
+       │
+       ├─ Sinks:
+       │      45. Null Output                         [vol: 1.00]
+       │  *   46. Built-in Audio Analog Stereo        [vol: 0.40 MUTED]
+       │
+       ├─ Sources:
+       │  *   47. Built-in Audio Analog Stereo        [vol: 1.00]
+
+      Video
+       ├─ Sinks:
+      """
+    let line = Self.check(sinks: nil, wpctl: status).run()
+    #expect(line.finding == .speechUnavailable)
+    #expect(line.sentence.contains("PipeWire, Built-in Audio Analog Stereo, is muted"), "\(line.sentence)")
+    #expect(line.sentence.contains("wpctl set-mute @DEFAULT_AUDIO_SINK@ 0"))
+    #expect(line.facts.contains { $0.0 == "volume" && $0.1 == .number(40) })
+  }
+
+  @Test func withNeitherToolTheServerIsUnknownAndNothingFails() {
+    let line = Self.check(sinks: nil).run()
+    #expect(line.finding == .notInUse)
+    #expect(
+      line.sentence.contains("unknown, because no sound server answered pactl or wpctl"), "\(line.sentence)")
+    #expect(line.facts.contains { $0.0 == "server" && $0.1 == .text("unknown") })
+    let missing = SoundCheck(tool: { _, _ in nil }, isInstalled: { _ in false }).run()
+    #expect(missing.finding == .notInUse)
+    #expect(missing.sentence.contains("neither pactl nor wpctl is installed; install pulseaudio-utils"))
+  }
+
+  @Test func aToolThatNeverEndsIsKilledWithinItsBound() {
+    // sleep would print nothing and succeed after 10 s; nil is the bound's answer.
+    let output = ChildOutput.read(
+      "sh", ["-c", "sleep 10; echo late"], within: .milliseconds(200), environment: ["LC_ALL=C"])
+    #expect(output == nil)
+    #expect(
+      ChildOutput.read("sh", ["-c", "echo $LC_ALL $HOME"], within: .seconds(5), environment: ["LC_ALL=C"])
+        == "C\n")
+  }
+}
