@@ -1,5 +1,5 @@
 import AnnouncerCore
-import AnnouncerTesting
+import PropertyTesting
 import Foundation
 import Synchronization
 import Testing

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import AnnouncerCore
-import AnnouncerTesting
+import PropertyTesting
 
 #if canImport(FoundationXML)
   import FoundationXML
