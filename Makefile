@@ -7,15 +7,19 @@ MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 .PHONY: setup build release demo test install-build install-build-flags install deb uninstall clean
 
 # The installed binary links the Swift runtime statically, so it runs where no
-# Swift toolchain is installed. It is built in its own folder.
-INSTALL_BUILD = .build-install
+# Swift toolchain is installed. It is built in its own folder (scripts/debian13-build
+# gives another, for Debian 13's Swift).
+INSTALL_BUILD ?= .build-install
+# Where make deb puts the package.
+DEBDIR ?= .
 INSTALLED_BINARY = $(INSTALL_BUILD)/release/announce
 BASHCOMPDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-## setup: install any missing Debian packages that building and running need (needs root or sudo;
-## scripts/setup --test adds the test stack)
+## setup: install any missing Debian packages that building and running need, Swift too on
+## Debian 13 (needs root or sudo; scripts/setup --test adds the test stack); without dpkg,
+## check for what building needs and name what is missing
 setup:
 	@scripts/setup
 
@@ -64,10 +68,12 @@ install: install-build
 	$(INSTALLED_BINARY) --generate-completion-script zsh > $(ZSHCOMPDIR)/_announce
 	$(INSTALLED_BINARY) --generate-completion-script fish > $(FISHCOMPDIR)/announce.fish
 
-## deb: build announce_VERSION-REVISION_ARCH.deb in this folder from the tree (the version
-## comes from the file VERSION, the Debian revision from packaging/changelog)
+## deb: build announce_VERSION-REVISION_ARCH.deb in this folder (or DEBDIR) from the tree (the
+## version comes from the file VERSION, the Debian revision from packaging/changelog); installs
+## dpkg-dev first if it is missing
 deb: install-build
-	@scripts/build-deb $(INSTALLED_BINARY) .
+	@scripts/setup --deb
+	@scripts/build-deb $(INSTALLED_BINARY) $(DEBDIR)
 
 ## uninstall: remove what install put under PREFIX
 uninstall:

@@ -82,7 +82,8 @@ extension SpeakingTests {
         return first?.split(separator: " ").first.flatMap { Int($0) }
       }
       let carried = try #require(firstNumber("log.jsonl"))
-      #expect(carried < (try #require(firstNumber("log.jsonl.1"))), "nothing was carried forward")
+      let older = try #require(firstNumber("log.jsonl.1"))
+      #expect(carried < older, "nothing was carried forward")
       let listed = try announce(["history", "-n", "5000"], state: state).standardOutput.split(separator: "\n")
       #expect(listed.count >= 1_000, "\(listed.count) outcomes listed")
       #expect(listed.first?.contains(": Outcome 6000 long words") == true, "\(listed.first ?? "")")

@@ -15,7 +15,7 @@ extension SpeakingTests.CommandLine {
     let result = try announce(["--input", "json", "--json"], input: input)
     #expect(result.status == 65, "\(result.standardError)")
     #expect(
-      result.standardError.split(separator: "\n") == [
+      result.standardError.split(separator: "\n").map(String.init) == [
         "Skipped input line 1: it has the key \"text\" twice, so its value is ambiguous; give each key once.",
         "Skipped input line 2: \"rate\" must be a whole number from -100 to 100, not 100.5.",
         "Skipped input line 3: the \"text\" field has \\ud800, half of a UTF-16 surrogate pair, which is no "

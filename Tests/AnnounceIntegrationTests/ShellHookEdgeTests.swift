@@ -6,6 +6,9 @@ import Testing
 extension SpeakingTests.ShellHooks {
   /// bash and zsh: the shells with errexit and an ERR trap of the user's.
   static let errexitShells = installedShells.filter { $0 != .fish }
+  /// zsh and fish: the shells that can keep a line out of the history. A closure in the
+  /// attribute itself crashes Swift 6.0.3's type checker, hence the name.
+  static let historyHidingShells = installedShells.filter { $0 != .bash }
 
   @Test(arguments: errexitShells)
   func theHookIsInvisibleToErrexitAndToTheUsersERRTrap(shell: ShellSession.Shell) throws {
@@ -30,7 +33,7 @@ extension SpeakingTests.ShellHooks {
     #expect(lines.filter { $0 == "err" }.count == 1, "\(lines)")
   }
 
-  @Test(arguments: installedShells.filter { $0 != .bash })
+  @Test(arguments: historyHidingShells)
   func aLineKeptOutOfTheHistoryIsNotSpokenOrLogged(shell: ShellSession.Shell) throws {
     // fish keeps such lines out of its history always; zsh with HIST_IGNORE_SPACE.
     let session = try hookedShell(shell, setup: shell == .zsh ? ["setopt HIST_IGNORE_SPACE"] : [])

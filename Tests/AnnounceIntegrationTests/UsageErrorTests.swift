@@ -50,6 +50,7 @@ extension CommandTests {
     let version = try announce(["--version"])
     #expect(version.status == 0)
     let versionFile = TestStack.packageRoot.appendingPathComponent("VERSION")
-    #expect(version.standardOutput == (try String(contentsOf: versionFile, encoding: .utf8)))
+    let expected = try String(contentsOf: versionFile, encoding: .utf8)
+    #expect(version.standardOutput == expected)
   }
 }

@@ -41,8 +41,9 @@ extension SpeakingTests {
 
     @Test func aVoiceAndLanguageTheModuleListsAreSpoken() throws {
       let listed = try announce(["--list-voices"], input: "")
-      let voice = try #require(
-        listed.standardOutput.split(separator: "\n").first?.split(separator: "\t").first)
+      // Named first: Swift 6.0's #require misreads the optional chain inside it.
+      let firstName = listed.standardOutput.split(separator: "\n").first?.split(separator: "\t").first
+      let voice = try #require(firstName)
       let result = try announce(["--voice", String(voice), "--language", "en", "-t", "0", "Hi"], input: "")
       #expect(result.status == 0, "\(result.standardError)")
     }

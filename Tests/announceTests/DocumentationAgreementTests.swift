@@ -97,12 +97,15 @@ import Testing
   }
 
   /// The environment variables the sources read: every `ANNOUNCE_` name, and any name
-  /// looked up in an environment on the line where it is written.
+  /// looked up in an environment on the line where it is written. The targets that only
+  /// tests link (the test doubles, the property tests' generators) are no part of announce.
   static func variablesReadByTheCode() throws -> Set<String> {
     let sources = PackageFile.root.appendingPathComponent("Sources")
     let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+    let testsOnly = ["/Sources/AnnouncerTesting/", "/Sources/PropertyTesting/"]
     var names: Set<String> = []
-    for case let file as URL in files where file.pathExtension == "swift" {
+    for case let file as URL in files
+    where file.pathExtension == "swift" && !testsOnly.contains(where: file.path.contains) {
       for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
         for match in line.matches(of: /"(ANNOUNCE_[A-Z][A-Z0-9_]*)"/) { names.insert(String(match.1)) }
         guard line.contains("environment[") || line.contains("getenv(") else { continue }

@@ -707,37 +707,41 @@ import Testing
 
   // MARK: The driver's own impossible inputs
 
-  /// An announcement whose first attempt was sent as submission 1 and not yet answered,
-  /// for the exit tests (which capture nothing).
-  static func firstAttemptSent() -> AnnouncementStateMachine {
-    var m = AnnouncementStateMachine(Announcement("Saved"), timing: AnnouncerTiming())
-    _ = m.start(now: .zero)
-    _ = m.turnTaken(now: .zero)
-    return m
-  }
-
-  @Test func anAcceptanceForASubmissionNeverAskedForStopsTheProgram() async {
-    await #expect(processExitsWith: .failure) {
-      var m = AnnouncementStateMachineTests.firstAttemptSent()
-      _ = m.submissionAccepted(serial: 2, id: 7, now: .zero)
-    }
-  }
-
-  @Test func aSubmissionAnsweredTwiceStopsTheProgram() async {
-    await #expect(processExitsWith: .failure) {
-      var m = AnnouncementStateMachineTests.firstAttemptSent()
-      _ = m.submissionAccepted(serial: 1, id: 7, now: .zero)
-      _ = m.submissionAccepted(serial: 1, id: 8, now: .zero)
-    }
-  }
-
-  @Test func aFailureOfASubmissionNeverAskedForStopsTheProgram() async {
-    await #expect(processExitsWith: .failure) {
+  // Exit tests came with Swift 6.2's Testing; Debian 13's Swift 6.0.3 has them only as
+  // experimental SPI, so they run on newer toolchains and are left out there.
+  #if compiler(>=6.2)
+    /// An announcement whose first attempt was sent as submission 1 and not yet answered,
+    /// for the exit tests (which capture nothing).
+    static func firstAttemptSent() -> AnnouncementStateMachine {
       var m = AnnouncementStateMachine(Announcement("Saved"), timing: AnnouncerTiming())
       _ = m.start(now: .zero)
-      _ = m.submissionFailed(serial: 1, now: .zero)
+      _ = m.turnTaken(now: .zero)
+      return m
     }
-  }
+
+    @Test func anAcceptanceForASubmissionNeverAskedForStopsTheProgram() async {
+      await #expect(processExitsWith: .failure) {
+        var m = AnnouncementStateMachineTests.firstAttemptSent()
+        _ = m.submissionAccepted(serial: 2, id: 7, now: .zero)
+      }
+    }
+
+    @Test func aSubmissionAnsweredTwiceStopsTheProgram() async {
+      await #expect(processExitsWith: .failure) {
+        var m = AnnouncementStateMachineTests.firstAttemptSent()
+        _ = m.submissionAccepted(serial: 1, id: 7, now: .zero)
+        _ = m.submissionAccepted(serial: 1, id: 8, now: .zero)
+      }
+    }
+
+    @Test func aFailureOfASubmissionNeverAskedForStopsTheProgram() async {
+      await #expect(processExitsWith: .failure) {
+        var m = AnnouncementStateMachine(Announcement("Saved"), timing: AnnouncerTiming())
+        _ = m.start(now: .zero)
+        _ = m.submissionFailed(serial: 1, now: .zero)
+      }
+    }
+  #endif
 
   /// What speech-dispatcher sends is never a reason to stop: a late answer for a probe
   /// whose question is settled, and events for messages that are not ours, are ignored.
