@@ -176,6 +176,17 @@ struct BrailleFlashStateMachine {
   /// The speech that goes with this flash has its final outcome.
   mutating func speechFinished(_ outcome: Outcome, now: Duration) -> [Action] {
     speechPending = false
+    // Flood control dropped or merged its speech before the flash was shown: showing
+    // it anyway flashed a whole flood, 5 s a line, long after the speech was over.
+    if outcome == .gaveUp(.dropped) {
+      switch state {
+      case .notStarted:
+        state = .finished(.notShown(.skipped))
+        return [.finish(.notShown(.skipped))]
+      case .waitingForTurn, .entering: return finish(.notShown(.skipped), now: now)
+      case .showing, .finished: break
+      }
+    }
     if case .gaveUp(let reason) = outcome, reason.meansServiceUnavailable || reason == .cancelled {
       switch state {
       case .finished: return []

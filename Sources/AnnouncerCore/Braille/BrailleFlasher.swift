@@ -330,7 +330,7 @@ private struct FlashLoop: LoopBody {
     case .unavailable: return lastProblem
     case .notAnswering: return .notAnswering(address)
     case .displayLost: return .lost(address)
-    case .outOfTime, .speechFailed, .cancelled: return nil
+    case .outOfTime, .speechFailed, .skipped, .cancelled: return nil
     }
   }
 }

@@ -29,17 +29,17 @@ extension AnnounceRun {
   func showBrailleOnly(on flasher: BrailleFlasher) async -> RunResult {
     let sinks = self.sinks()
     let terminal = self.terminal
-    let failures = Mutex<[GiveUpReason: Int]>([:])
+    let summary = Mutex(RunSummary())
+    let rule = DeliveryRule(mode: request.braille.mode)
     let channel = BrailleChannel(flasher: flasher, sinks: sinks, terminal: terminal) {
       id, text, outcome, time in
+      if let failure = rule.failure(of: .braille(outcome)) { summary.withLock { $0.count(failure) } }
       var event = AnnouncerEvent(announcement: id, text: text, attempt: 1, time: time, kind: .queued)
       switch outcome {
       case .shown(let duration), .acknowledged(let duration):
         event.kind = .spoken(duration: duration)
       case .notShown(let failure):
-        let reason = Self.giveUpReason(for: failure)
-        event.kind = .gaveUp(reason)
-        failures.withLock { $0[reason, default: 0] += 1 }
+        event.kind = .gaveUp(Self.recordedReason(for: failure))
         if failure == .outOfTime {
           terminal.error(
             "Not delivered: \"\(EventDescription.shortened(text))\": its timeout ran out before it could be read at the braille pace; raise --timeout, or --braille-pace."
@@ -73,7 +73,7 @@ extension AnnounceRun {
       }
       _ = await channel.finish()
       if signals.received == nil {
-        ending.yield(.finished(RunSummary(failureCounts: failures.withLock { $0 })))
+        ending.yield(.finished(summary.withLock { $0 }))
       }
     }
     var first = endings.makeAsyncIterator()
@@ -83,13 +83,15 @@ extension AnnounceRun {
     return result
   }
 
-  /// The speech's reason that stands for a braille failure, with the same meaning for
-  /// the exit status: a display that cannot be reached is the service unavailable (69).
-  static func giveUpReason(for failure: BrailleFailure) -> GiveUpReason {
+  /// The reason the history's record format has for a braille failure, until that
+  /// format has braille outcomes of its own. The exit status does not come from it: the
+  /// ``DeliveryRule`` counts the braille failure itself.
+  static func recordedReason(for failure: BrailleFailure) -> GiveUpReason {
     switch failure {
     case .unavailable, .displayLost: .disconnected
     case .notAnswering: .notAnswering
     case .outOfTime: .interruptedOutOfTime
+    case .skipped: .dropped
     case .speechFailed, .cancelled: .cancelled
     }
   }

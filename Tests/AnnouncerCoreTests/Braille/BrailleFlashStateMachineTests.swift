@@ -106,6 +106,27 @@ import Testing
     #expect(m.speechFinished(.gaveUp(.disconnected), now: .zero) == [.finish(.notShown(.speechFailed))])
   }
 
+  /// A flood: flood control dropped (or merged) the speech of a flash still waiting
+  /// behind others, so it is never shown; before, every line of the flood was flashed.
+  @Test func speechThatFloodControlDroppedIsNeverFlashed() {
+    var waiting = BrailleFlashStateMachine("line 7", timing: timing, withSpeech: true)
+    #expect(waiting.speechFinished(.gaveUp(.dropped), now: .zero) == [.finish(.notShown(.skipped))])
+    var inLine = BrailleFlashStateMachine("line 8", timing: timing, withSpeech: true)
+    _ = inLine.start(now: .zero)
+    _ = inLine.turnBusy(now: .zero)
+    #expect(
+      inLine.speechFinished(.gaveUp(.dropped), now: .seconds(1)) == [
+        .releaseTurn, .finish(.notShown(.skipped)),
+      ])
+  }
+
+  /// One already on the display stays its time: the reader may be reading it.
+  @Test func aShownFlashWhoseSpeechWasDroppedKeepsItsTime() {
+    var (m, _) = shown("Saved", withSpeech: true)
+    #expect(m.speechFinished(.gaveUp(.dropped), now: .seconds(1)) == [])
+    #expect(m.deadline == .seconds(5))
+  }
+
   // MARK: Panning by time
 
   @Test func aLongTextIsPannedByTimeAtThePaceAndEveryWordReachesTheDisplay() {
