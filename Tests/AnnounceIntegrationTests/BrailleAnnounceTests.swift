@@ -114,7 +114,9 @@ extension SpeakingTests {
       #expect(history.standardOutput.contains("\"event\":\"spoken\""), "\(history.standardOutput)")
     }
 
-    @Test(arguments: [(SIGHUP, Int32(129)), (SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    @Test(arguments: [
+      (SIGHUP, Int32(129)), (SIGINT, Int32(130)), (SIGQUIT, Int32(131)), (SIGTERM, Int32(143)),
+    ])
     func aSignalDuringAFlashGivesTheLineBackAndExitsWithItsStatus(signal: Int32, status: Int32) throws {
       let brltty = try brlttyWithScreenReader()
       let running = try start(["--braille-only", "--braille-flash", "30", "Deploy finished"], brltty)
@@ -123,6 +125,39 @@ extension SpeakingTests {
       let result = running.wait(timeout: 10)
       #expect(result.status == status, "\(result.standardError)")
       #expect(brltty.waitUntilShown(Self.readerLine, within: 1), "\(brltty.shown)")
+    }
+
+    /// Issue #37 item 1: what speech's flood control drops is not flashed, 5 s a line,
+    /// after the speech ended (the run took 100 s), and every line has its record.
+    @Test func aFloodWithBrailleEndsWithItsSpeechAndEveryLineIsInTheHistory() throws {
+      let brltty = try brlttyWithScreenReader()
+      let state = NSTemporaryDirectory() + "announce-braille-\(getpid())-\(UUID().uuidString.prefix(6))"
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      let lines = (1...20).map { "flood line \($0)" }
+      let result = try Command.run(
+        Command.announce, ["--braille", "--max-queue", "2"],
+        environment: environment(brltty, ["XDG_STATE_HOME": state]),
+        input: lines.joined(separator: "\n") + "\n", timeout: 120)
+      #expect(result.seconds < 30, "\(result.standardError)")
+      #expect(result.status == 1, "\(result.standardError)")
+      #expect(!brltty.shown.contains { $0.contains("flood line 10") }, "\(brltty.shown)")
+      let history = try Command.run(
+        Command.announce, ["history", "--json", "-n", "100"],
+        environment: environment(brltty, ["XDG_STATE_HOME": state]))
+      for line in lines {
+        #expect(history.standardOutput.contains("\"\(line)\""), "\(line) has no record")
+      }
+    }
+
+    /// `--timeout 0` is speech's "no retry": it made every braille-only flash fail after 20 ms.
+    @Test func timeoutZeroNeverShortensABrailleOnlyFlash() throws {
+      let brltty = try brlttyWithScreenReader()
+      let result = try Command.run(
+        Command.announce, ["--braille-only", "--timeout", "0", "--braille-flash", "2", "Saved"],
+        environment: environment(brltty), timeout: 30)
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.seconds >= 1.9)
+      #expect(try held("Saved", in: brltty) >= .milliseconds(1900))
     }
 
     @Test func withNoBrlttyBrailleSpeaksWithOneLineAndBrailleOnlyExits69NamingTheHost() throws {

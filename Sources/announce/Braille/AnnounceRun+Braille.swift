@@ -6,7 +6,9 @@ extension AnnounceRun {
   /// libbrlapi is never loaded). With `--braille`, a display that cannot be reached is
   /// said in one line and the speech goes ahead without it.
   ///
-  /// - Throws: with `--braille-only`, the service-unavailable failure naming the BrlAPI host.
+  /// - Throws: with `--braille-only`, the service-unavailable failure naming the BrlAPI
+  ///   host, after recording the TEXTs as missed, so that `replay` can show them later:
+  ///   a hook's or a tmux alert's text was gone for good.
   func openBraille() async throws(RunFailure) -> BrailleFlasher? {
     guard request.braille.mode != .off else { return nil }
     switch await brailleService.flasher(
@@ -14,7 +16,10 @@ extension AnnounceRun {
     {
     case .success(let flasher): return flasher
     case .failure(let unavailable):
-      if request.braille.mode == .only { throw .serviceUnavailable(unavailable.message) }
+      if request.braille.mode == .only {
+        recordUnheard(because: .unreachable)
+        throw .serviceUnavailable(unavailable.message)
+      }
       terminal.error(unavailable.message)
       return nil
     }
@@ -48,15 +53,10 @@ extension AnnounceRun {
       }
       for sink in sinks { sink.record(event) }
     }
-    let (endings, ending) = AsyncStream.makeStream(of: RunResult.self, bufferingPolicy: .bufferingOldest(1))
-    let signals = await self.signals.armed { signal in
-      await channel.cancel()
-      ending.yield(.interrupted(signal))
-    }
-    defer { signals.disarm() }
     let lines = inputLines()
     let limit = request.braille.limit
-    Task {
+    let request = self.request
+    return await RunDriver(signals: signals).run(channels: [channel]) {
       var count = 0
       for await line in lines where SpeakableText.hasSpeech(line.text) {
         count += 1
@@ -72,15 +72,8 @@ extension AnnounceRun {
         channel.show(text, for: id, withSpeech: false, limit: limit)
       }
       _ = await channel.finish()
-      if signals.received == nil {
-        ending.yield(.finished(summary.withLock { $0 }))
-      }
+      return summary.withLock { $0 }
     }
-    var first = endings.makeAsyncIterator()
-    guard let result = await first.next() else {
-      preconditionFailure("the endings of a run never finish without one")
-    }
-    return result
   }
 
   /// The reason the history's record format has for a braille failure, until that

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// This is the glue between the command's options and the library: it does no
 /// speech decisions of its own.
-final class AnnounceSession: Sendable {
+final class AnnounceSession: StoppableChannel {
   private let announcer: Announcer
   private let defaults: Announcement
   private let sinks: [any EventSink]
@@ -104,7 +104,7 @@ final class AnnounceSession: Sendable {
   /// Gives up everything and cancels our speech, then waits until every outcome has
   /// been reported; for signals. Closing the announcer ends its events, so the wait
   /// is bounded by ``Announcer/close(waitingAtMost:)``.
-  func cancelAll() async {
+  func stop() async {
     await announcer.cancelAll()
     await announcer.close()
     let reporter = reporting.withLock { $0 }

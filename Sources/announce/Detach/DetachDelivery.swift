@@ -10,7 +10,8 @@ extension AnnounceRun {
   /// The connection is left open for the process's exit to close: a polite goodbye
   /// would cost round trips of the latency that `--detach` exists to save.
   func detach(passing watched: WatchedProcess?) async throws(RunFailure) -> RunResult {
-    let client = try await reachSpeechd()
+    // Braille alone needs no speech-dispatcher: a deafblind user may have none.
+    let client = request.braille.mode == .only ? nil : try await reachSpeechd()
     // The child has no standard error, so a log it cannot write is said here, and the
     // delivery goes on without it.
     if let problem = request.outcomes.history?.problem() { terminal.error(problem) }
@@ -22,7 +23,7 @@ extension AnnounceRun {
       throw .serviceUnavailable(error.description)
     }
     // Kept until the process exits, so that nothing closes it politely before then.
-    _ = Unmanaged.passRetained(client)
+    if let client { _ = Unmanaged.passRetained(client) }
     return .detached
   }
 }

@@ -40,7 +40,8 @@ extension AnnounceRun {
   /// No connection is held during the wait, which may be hours long: the announcement
   /// connects afresh when the process has ended, and its retry window starts then.
   func waitUntilEnded(_ process: WatchedProcess) async throws(RunFailure) -> WaitEnding {
-    try await reachSpeechd().close()
+    // Braille alone needs no speech-dispatcher: a deafblind user may have none.
+    if request.braille.mode != .only { try await reachSpeechd().close() }
     let (wakes, wake) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingOldest(1))
     let signals = await self.signals.armed { wake.yield(.signal($0)) }
     if request.outcomes.verbose { terminal.error("Waiting for process \(process.spokenName) to end.") }
