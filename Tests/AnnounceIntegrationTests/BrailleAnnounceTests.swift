@@ -94,6 +94,17 @@ extension SpeakingTests {
       #expect(history.standardOutput.contains("\"acknowledged\":\"route 3\""), "\(history.standardOutput)")
     }
 
+    /// Issue #37 item 8: the display's Home key is named as brltty names it; it was `command 29`.
+    @Test func theHomeKeyIsNamedAsBrlttyNamesIt() throws {
+      let brltty = try brlttyWithScreenReader()
+      let running = try start(["--braille-only", "--braille-flash", "30", "--json", "Tests passed"], brltty)
+      #expect(brltty.waitUntilShown("Tests passed"))
+      brltty.press("home")
+      let result = running.wait(timeout: 10)
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardOutput.contains("\"key\":\"home\""), "\(result.standardOutput)")
+    }
+
     @Test func withSpeechAKeyPressedAfterTheSpeechEndedIsInTheHistory() throws {
       let brltty = try brlttyWithScreenReader()
       let state = NSTemporaryDirectory() + "announce-braille-\(getpid())-\(UUID().uuidString.prefix(6))"
@@ -158,6 +169,38 @@ extension SpeakingTests {
       #expect(result.status == 0, "\(result.standardError)")
       #expect(result.seconds >= 1.9)
       #expect(try held("Saved", in: brltty) >= .milliseconds(1900))
+    }
+
+    /// Issue #37 item 3: a hook's or an alert's text shown with `--braille-only` while
+    /// brltty is away was gone for good; it is now listed as missed, for `replay`.
+    @Test func brailleOnlyWithNoBrlttyListsTheTextAsMissed() throws {
+      let state = NSTemporaryDirectory() + "announce-braille-\(getpid())-\(UUID().uuidString.prefix(6))"
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      var environment = stack.clientEnvironment(["XDG_STATE_HOME": state])
+      environment["BRLAPI_HOST"] = ":announce-none-\(getpid())"
+      environment["BRLAPI_AUTH"] = "none"
+      let alone = try Command.run(
+        Command.announce, ["--braille-only", "Deploy finished"], environment: environment)
+      #expect(alone.status == 69, "\(alone.standardError)")
+      let missed = try Command.run(Command.announce, ["history", "--missed"], environment: environment)
+      #expect(missed.standardOutput.contains("Deploy finished"), "\(missed.standardOutput)")
+    }
+
+    /// Issue #37 item 2: braille alone needs no speech-dispatcher, so `--when-done` waits
+    /// for the process and then shows the text (it exited 69 at once, waiting for nothing).
+    @Test func brailleOnlyWhenDoneWithNoDaemonWaitsThenShowsTheText() throws {
+      let brltty = try brlttyWithScreenReader()
+      let sleeper = try Sleeper(seconds: 2)
+      let started = Date()
+      let running = try start(
+        ["--braille-only", "--braille-flash", "1", "--when-done", "\(sleeper.pid)", "Backup finished"],
+        brltty,
+        ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/speechd.sock"])
+      #expect(brltty.waitUntilShown("Backup finished", within: 10))
+      #expect(Date().timeIntervalSince(started) >= 1.9, "shown before the process ended")
+      sleeper.waitUntilEnded()
+      let result = running.wait(timeout: 20)
+      #expect(result.status == 0, "\(result.standardError)")
     }
 
     @Test func withNoBrlttyBrailleSpeaksWithOneLineAndBrailleOnlyExits69NamingTheHost() throws {

@@ -275,7 +275,7 @@ private final class BrlapiWorker: @unchecked Sendable {
       var code: UInt64 = 0
       let result = library.readKeyWithTimeout(handle, 0, &code)
       if result == 1 {
-        if let key = BrlapiKeyCode.key(code) { inputs.yield(.key(key)) }
+        if let key = BrlapiKeyCode.key(code, described: library.describe(code)) { inputs.yield(.key(key)) }
         continue
       }
       // BRLAPI_ERROR_LIBCERR (11) with EINTR: a signal or parameter notice, not a failure.
