@@ -33,7 +33,7 @@ public struct BrailleEvent: Sendable, Equatable {
 /// time. Time comes from the injected clock, so tests use a manual one.
 ///
 /// ```swift
-/// let flasher = BrailleFlasher(display: display)
+/// let flasher = try await BrailleFlasher.brltty(environment: environment).get()
 /// let flash = flasher.show("Build failed", withSpeech: false)
 /// let outcome = await flasher.outcome(of: flash)
 /// await flasher.close()
@@ -71,7 +71,7 @@ public final class BrailleFlasher: Sendable {
   ///   - clock: the clock panning, flash times and bounds are measured with.
   ///   - timing: the reading pace and flash times.
   ///   - turns: the braille turn shared with other announce processes.
-  public init<C: Clock>(
+  package init<C: Clock>(
     display: some BrailleDisplay, clock: C = ContinuousClock(), timing: BrailleTiming = BrailleTiming(),
     turns: some SpeakingTurns = AlwaysYourTurn()
   ) where C.Duration == Duration {
