@@ -157,7 +157,7 @@ struct BrailleFlashStateMachine {
       preconditionFailure("Internal inconsistency: the display answered in state \(state)")
     }
     let showing = Showing(
-      windows: BrailleWindows.split(text, cells: max(1, cells)), shownAt: now, windowShownAt: now)
+      windows: BrailleWindows.split(timing.cut(text), cells: max(1, cells)), shownAt: now, windowShownAt: now)
     state = .showing(showing)
     return [
       .setPriority(.flash), .write(showing.windows[0]),
