@@ -235,6 +235,24 @@ extension SpeakingTests {
       #expect(!shown[secondAt...].contains("First message"), "\(shown)")
     }
 
+    /// Issue #37 item 4 of What: with braille alone, doctor needs no speech-dispatcher and
+    /// speaks no test sentence; a working display is all it takes (it exited 69).
+    @Test func doctorWithBrailleAloneAndNoDaemonChecksTheDisplayOnly() throws {
+      let brltty = try brlttyWithScreenReader()
+      let result = try Command.run(
+        Command.announce, ["doctor", "--json"],
+        environment: environment(
+          brltty, ["ANNOUNCE_BRAILLE": "only", "SPEECHD_ADDRESS": "unix_socket:/nonexistent/speechd.sock"]),
+        timeout: 60)
+      #expect(result.status == 0, "\(result.standardOutput)")
+      let speech = result.standardOutput.split(separator: "\n").first { $0.contains("\"check\":\"speech\"") }
+      #expect(speech?.contains("ANNOUNCE_BRAILLE=only") == true, "\(result.standardOutput)")
+      let braille = result.standardOutput.split(separator: "\n").first {
+        $0.contains("\"check\":\"braille\"")
+      }
+      #expect(braille?.contains("\"finding\":\"fine\"") == true, "\(result.standardOutput)")
+    }
+
     @Test func doctorReportsTheDisplayAndItsCellsOnlyWhenBrailleIsAskedFor() throws {
       let brltty = try brlttyWithScreenReader()
       let asked = try Command.run(

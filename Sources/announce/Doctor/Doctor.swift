@@ -46,9 +46,22 @@ struct Doctor: AsyncParsableCommand {
       findings.append(line.finding)
       terminal.standardOutput(json ? line.json : line.sentence)
     }
+    let braille = BrailleCheck.mode(environment: environment)
+    // Braille alone needs no speech-dispatcher: its checks are information only, and no
+    // test sentence is spoken to a user who may have no speech at all.
+    func reportSpeech(_ line: DoctorLine) {
+      var line = line
+      if braille == .only, line.finding == .speechUnavailable { line.finding = .notInUse }
+      report(line)
+    }
     let found = AddressCheck(explicit: address, environment: environment).run()
-    report(found.line)
-    if let chosen = found.address {
+    reportSpeech(found.line)
+    if braille == .only {
+      if let chosen = found.address {
+        reportSpeech(await DaemonCheck(address: chosen, isForwarded: found.isForwarded).run().0)
+      }
+      report(SpokenTestCheck.brailleOnly)
+    } else if let chosen = found.address {
       let (daemonLine, answer) = await DaemonCheck(address: chosen, isForwarded: found.isForwarded).run()
       report(daemonLine)
       if answer == .unavailable {
@@ -68,7 +81,6 @@ struct Doctor: AsyncParsableCommand {
     if SSHForwardCheck.applies(environment: environment) {
       report(SSHForwardCheck(explicit: address, environment: environment).run())
     }
-    let braille = BrailleCheck.mode(environment: environment)
     if braille != .off { report(await BrailleCheck(mode: braille, environment: environment).run()) }
     report(OutcomeLogCheck(environment: environment).run())
     let status = ExitStatus.of(DoctorOutcome.of(findings).result)
