@@ -203,6 +203,26 @@ extension SpeakingTests {
       #expect(result.status == 0, "\(result.standardError)")
     }
 
+    /// Issue #37 item 5: on Control-Z the display goes back to the screen reader before the
+    /// process stops, and the flash still due is shown again when it continues.
+    @Test func controlZGivesTheDisplayBackAndContinuingShowsTheFlashAgain() throws {
+      let brltty = try brlttyWithScreenReader()
+      let running = try start(["--braille-only", "--braille-flash", "30", "Deploy finished"], brltty)
+      #expect(brltty.waitUntilShown("Deploy finished"))
+      running.send(SIGTSTP)
+      #expect(brltty.waitUntilShown(Self.readerLine, within: 2), "\(brltty.shown)")
+      let stopped = eventually {
+        let stat = (try? String(contentsOfFile: "/proc/\(running.pid)/stat", encoding: .utf8)) ?? ""
+        return stat.contains(") T ") ? true : nil
+      }
+      #expect(stopped == true, "the process did not stop")
+      running.send(SIGCONT)
+      #expect(brltty.waitUntilShown("Deploy finished", within: 2), "\(brltty.shown)")
+      running.send(SIGTERM)
+      let result = running.wait(timeout: 10)
+      #expect(result.status == 143, "\(result.standardError)")
+    }
+
     @Test func withNoBrlttyBrailleSpeaksWithOneLineAndBrailleOnlyExits69NamingTheHost() throws {
       var environment = stack.clientEnvironment()
       environment["BRLAPI_HOST"] = ":announce-none-\(getpid())"

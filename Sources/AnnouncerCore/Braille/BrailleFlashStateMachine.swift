@@ -114,6 +114,12 @@ struct BrailleFlashStateMachine {
     return nil
   }
 
+  /// The text of the window on the display, while one is shown.
+  var windowText: String? {
+    if case .showing(let showing) = state { return showing.windows[showing.index] }
+    return nil
+  }
+
   /// The earliest time at which ``tick(now:)`` has something to do.
   var deadline: Duration? {
     switch state {

@@ -46,6 +46,8 @@ public final class BrailleFlasher: Sendable {
     case entered(serial: Int, Result<Int, BrailleUnavailable>)
     case outcome(BrailleFlashID, CheckedContinuation<BrailleOutcome, Never>)
     case cancelAll(CheckedContinuation<Void, Never>)
+    case suspend(CheckedContinuation<Void, Never>)
+    case resume
   }
 
   fileprivate enum Operation: Sendable {
@@ -53,6 +55,8 @@ public final class BrailleFlasher: Sendable {
     case setPriority(UInt32)
     case write(String)
     case leave
+    /// Takes the display again after a suspension and shows this text.
+    case reshow(String)
     /// Resumes once every operation before it has been performed.
     case barrier(CheckedContinuation<Void, Never>)
   }
@@ -95,6 +99,11 @@ public final class BrailleFlasher: Sendable {
         case .setPriority(let priority): await display.setPriority(priority)
         case .write(let text): await display.write(text)
         case .leave: await display.leaveTtyMode()
+        case .reshow(let text):
+          if case .success = await display.enterTtyMode() {
+            await display.setPriority(BrailleFlashStateMachine.Priority.flash.rawValue)
+            await display.write(text)
+          }
         case .barrier(let done): done.resume()
         }
       }
@@ -153,6 +162,24 @@ public final class BrailleFlasher: Sendable {
     }
   }
 
+  /// Gives the display back for a while, as for Control-Z, keeping every flash: the
+  /// screen reader's own line is seen while the process is stopped. Returns once brltty
+  /// has been told, or after `bound` when it does not answer.
+  package func suspend(waitingAtMost bound: Duration = .seconds(1)) async {
+    let loop = self.loop
+    _ = await Deadline.wait(atMost: bound) {
+      await withCheckedContinuation { continuation in
+        if !loop.send(.suspend(continuation)) { continuation.resume() }
+      }
+    }
+  }
+
+  /// Takes the display again after ``suspend(waitingAtMost:)`` and shows the flash that
+  /// is still due where it was; one whose time ran out meanwhile ends at once.
+  package func resume() {
+    loop.send(.resume)
+  }
+
   /// Cancels what is left, gives the display back and closes the connection.
   ///
   /// Waits at most `bound`: a stopped brltty never answers.
@@ -198,6 +225,8 @@ private struct FlashLoop: LoopBody {
   private var enterSerial = 0
   private var enterPending = false
   private var lastProblem: BrailleUnavailable?
+  /// Whether the display was given back for a suspension while a window was shown.
+  private var suspended = false
 
   init(
     timing: BrailleTiming, address: String, operations: AsyncStream<BrailleFlasher.Operation>.Continuation,
@@ -251,6 +280,19 @@ private struct FlashLoop: LoopBody {
     case .cancelAll(let done):
       cancelEverything(now: now, loop: &loop)
       operations.yield(.barrier(done))
+    case .suspend(let done):
+      // The release order of a flash's end: priority 0, then the empty text, then leave.
+      if !suspended, flashes.first?.machine.windowText != nil {
+        suspended = true
+        operations.yield(.setPriority(BrailleFlashStateMachine.Priority.disabled.rawValue))
+        operations.yield(.write(""))
+        operations.yield(.leave)
+      }
+      operations.yield(.barrier(done))
+    case .resume:
+      guard suspended else { break }
+      suspended = false
+      if let text = flashes.first?.machine.windowText { operations.yield(.reshow(text)) }
     }
   }
 
@@ -311,7 +353,10 @@ private struct FlashLoop: LoopBody {
       case .report(let kind):
         publish(BrailleEvent(flash: id, time: now, kind: kind, problem: nil))
       case .finish(let outcome):
-        if index == 0 { enterPending = false }
+        if index == 0 {
+          enterPending = false
+          suspended = false
+        }
         publish(BrailleEvent(flash: id, time: now, kind: .finished(outcome), problem: problem(for: outcome)))
         lastProblem = nil
         outcomes[id] = outcome

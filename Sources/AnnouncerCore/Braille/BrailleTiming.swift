@@ -46,7 +46,7 @@ public struct BrailleTiming: Sendable, Equatable {
   }
 
   /// `text`, cut to what is read in ``longestFlash`` at the pace, with " …" where it was cut.
-  public func cut(_ text: String) -> String {
+  package func cut(_ text: String) -> String {
     let perMinute = Int64(max(1, wordsPerMinute) * Self.cellsPerWord)
     let (seconds, attoseconds) = longestFlash.components
     let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000

@@ -121,6 +121,16 @@ final class BrailleChannel: EventSink, StoppableChannel {
     return outcomes
   }
 
+  /// Gives the display back while the process is stopped (Control-Z).
+  func suspend() async {
+    await flasher.suspend()
+  }
+
+  /// Shows the flash still due again once the process continues.
+  func resume() async {
+    flasher.resume()
+  }
+
   /// Ends every flash and gives the display back at once, then closes: for a signal.
   func stop() async {
     await flasher.cancelAll()

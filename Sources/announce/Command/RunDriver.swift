@@ -28,6 +28,12 @@ struct RunDriver {
       ending.yield(.interrupted(signal))
     }
     defer { signals.disarm() }
+    // Control-Z: what is held is given back before the process stops, and taken again
+    // when it continues.
+    let suspension = await SuspendTrap.armed(
+      whenStopping: { for channel in channels { await channel.suspend() } },
+      whenContinued: { for channel in channels { await channel.resume() } })
+    defer { suspension.disarm() }
     Task {
       let summary = await delivery()
       if signals.received == nil { ending.yield(.finished(summary)) }
@@ -45,4 +51,13 @@ protocol StoppableChannel: Sendable {
   /// Gives up everything at once, cancelling what is under way and giving back what is
   /// held, and returns once every outcome has been reported.
   func stop() async
+  /// Gives back what it holds for a while (Control-Z), returning once it has.
+  func suspend() async
+  /// Takes back what ``suspend()`` gave back.
+  func resume() async
+}
+
+extension StoppableChannel {
+  func suspend() async {}
+  func resume() async {}
 }

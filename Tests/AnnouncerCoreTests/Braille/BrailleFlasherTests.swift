@@ -8,6 +8,18 @@ import Testing
 @Suite struct BrailleFlasherTests {
   let timing = BrailleTiming(wordsPerMinute: 100, minimumFlash: .seconds(5))
   let takeAndShow = ["enter", "priority 70"]
+
+  /// A flasher on a scripted display with a manual clock, once `text` is on the display.
+  func shownAlone(
+    _ text: String
+  ) async -> (ManualClock, ScriptedBrailleDisplay, BrailleFlasher, BrailleFlashID) {
+    let clock = ManualClock()
+    let display = ScriptedBrailleDisplay()
+    let flasher = BrailleFlasher(display: display, clock: clock, timing: timing)
+    let flash = flasher.show(text, withSpeech: false)
+    _ = await display.calls(atLeast: 3)
+    return (clock, display, flasher, flash)
+  }
   let giveBack = ["priority 0", "write ", "leave"]
 
   @Test func flashesAreShownOneAfterAnotherInOrderAndTheDisplayIsGivenBackAfterEach() async {
@@ -58,6 +70,21 @@ import Testing
     clock.advance(by: .seconds(8))
     flasher.speechFinished(flash, outcome: .spoken(attempts: 1, duration: .seconds(8)))
     #expect(await flasher.outcome(of: flash) == .shown(duration: .seconds(8)))
+    await flasher.close()
+  }
+
+  /// Control-Z: the display is given back in the release order while the flash is kept,
+  /// and taken again with the same window when the process continues.
+  @Test func suspendingGivesTheDisplayBackAndResumingShowsTheSameWindowAgain() async {
+    let (clock, display, flasher, flash) = await shownAlone("Build failed")
+    await flasher.suspend()
+    #expect(display.calls == takeAndShow + ["write Build failed", "priority 0", "write ", "leave"])
+    flasher.resume()
+    #expect(
+      await display.calls(atLeast: 9).suffix(3) == ["enter", "priority 70", "write Build failed"])
+    await clock.waitForSleeper(until: .seconds(5))
+    clock.advance(by: .seconds(5))
+    #expect(await flasher.outcome(of: flash) == .shown(duration: .seconds(5)))
     await flasher.close()
   }
 
