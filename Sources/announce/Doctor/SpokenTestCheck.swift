@@ -200,6 +200,13 @@ struct SpokenTestCheck {
   }
 
   /// The line when check 2 found the daemon not answering.
+  /// With `ANNOUNCE_BRAILLE=only`: announcements go to the display alone.
+  static let brailleOnly = DoctorLine(
+    check: "speech", finding: .notInUse,
+    sentence:
+      "No test sentence was spoken, because ANNOUNCE_BRAILLE=only shows announcements on the braille display alone."
+  )
+
   static let skipped = DoctorLine(
     check: "speech", finding: .skipped,
     sentence: "No test sentence was spoken, because speech-dispatcher does not answer.")
