@@ -1,4 +1,4 @@
-@testable import AnnouncerCore
+import AnnouncerCore
 import Foundation
 import Testing
 

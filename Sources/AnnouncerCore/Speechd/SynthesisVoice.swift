@@ -7,6 +7,13 @@ public struct SynthesisVoice: Sendable, Equatable {
   /// Its variant, or `none`.
   public var variant: String
 
+  /// A voice as speech-dispatcher lists it; for the tests' scripted listings.
+  package init(name: String, language: String, variant: String) {
+    self.name = name
+    self.language = language
+    self.variant = variant
+  }
+
   /// Whether the voice speaks `wanted`: its language, ignoring case, or a more or less
   /// specific form of it (`en` for a voice of `en-US`, `de-AT` for a voice of `de`).
   package func speaks(_ wanted: String) -> Bool {
