@@ -6,7 +6,7 @@ import Glibc
 /// bounds, as any announcement, and its real outcome.
 struct SpokenTestCheck {
   /// What is said.
-  static let sentence = "This is the announce doctor test."
+  static let sentence = Wording.marked("This is the announce doctor test.")
 
   /// How long the whole check may take, connecting included, before the sentence is
   /// cancelled: a broken audio output takes about 3.5 s to be found (BEGIN, a progress
@@ -38,7 +38,11 @@ struct SpokenTestCheck {
     let signals = await SignalTrap.armed { _ in await announcer.cancelAll() }
     let started = ContinuousClock.now
     let outcome = await withTaskGroup(of: Outcome?.self) { group in
-      group.addTask { await announcer.announce(Announcement(Self.sentence)) }
+      // In the locale's language, as doctor reads none of the ANNOUNCE_ variables.
+      let spoken = SpokenLanguage(explicit: nil, voiceName: nil, environment: environment)
+      let test = Announcement(
+        spoken.wording.localized(Self.sentence), voice: VoiceOptions(language: spoken.voiceLanguage))
+      group.addTask { await announcer.announce(test) }
       group.addTask {
         try? await Task.sleep(for: Self.bound)
         return nil

@@ -67,10 +67,14 @@ struct ReplayCommand: AsyncParsableCommand {
     }
     let sounding = Self.replayEnvironment(environment)
     guard !chosen.isEmpty else {
-      let sentence = Self.nothing(in: history, last: last, now: Date().timeIntervalSince1970)
-      terminal.standardOutput(sentence)
+      let now = Date().timeIntervalSince1970
+      terminal.standardOutput(Self.nothing(in: history, last: last, now: now, in: .printed))
+      let spoken = SpokenLanguage(environment: sounding)
       if aloud,
-        var request = try? AnnounceRequest.hook(speaking: sentence, soundIcon: nil, environment: sounding)
+        var request = try? spoken.applied(
+          to: AnnounceRequest.hook(
+            speaking: Self.nothing(in: history, last: last, now: now, in: spoken.wording), soundIcon: nil,
+            environment: sounding))
       {
         // Said, not recorded: a sentence about the history is no part of it.
         request.outcomes = AnnounceRequest.Outcomes(quiet: quiet)
@@ -104,16 +108,25 @@ struct ReplayCommand: AsyncParsableCommand {
   }
 
   /// The one sentence when there is nothing to replay.
-  static func nothing(in history: History, last: Bool, now: Double) -> String {
-    func ago(_ seconds: Double) -> String { SpokenDuration.text(seconds: max(0, now - seconds)) + " ago" }
+  static func nothing(
+    in history: History, last: Bool, now: Double, in wording: Wording = .english
+  ) -> String {
+    func ago(_ message: String, _ seconds: Double) -> String {
+      wording.localized(message)
+        .replacingBytes(
+          of: "{duration}", with: SpokenDuration.text(seconds: max(0, now - seconds), in: wording))
+    }
     if last || history.outcomes.isEmpty {
-      return "Nothing was announced since the history began, so there is nothing to replay."
+      return wording.localized(
+        "Nothing was announced since the history began, so there is nothing to replay.")
     }
-    if let replay = history.lastReplay { return "Nothing was missed since the last replay, \(ago(replay))." }
+    if let replay = history.lastReplay {
+      return ago(Wording.marked("Nothing was missed since the last replay, {duration} ago."), replay)
+    }
     if let first = history.outcomes.first?.seconds {
-      return "Nothing was missed since the history began, \(ago(first))."
+      return ago(Wording.marked("Nothing was missed since the history began, {duration} ago."), first)
     }
-    return "Nothing was missed."
+    return wording.localized("Nothing was missed.")
   }
 
   /// `environment` without the variables that set how announcements sound, so that a

@@ -18,8 +18,8 @@ enum HookSpeech {
     setsid()
     let result: RunResult
     do {
-      let request = try AnnounceRequest.hook(
-        speaking: sentence, soundIcon: soundIcon, environment: environment)
+      let request = try SpokenLanguage(environment: environment).applied(
+        to: AnnounceRequest.hook(speaking: sentence, soundIcon: soundIcon, environment: environment))
       result = await AnnounceRun(request).result()
     } catch {
       // An invalid ANNOUNCE_ variable: say so where the user can find it.

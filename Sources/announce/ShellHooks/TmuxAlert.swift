@@ -62,7 +62,7 @@ struct TmuxAlert: AsyncParsableCommand {
     else { return }
     let sentence = TmuxAlertSentence.text(
       kind: kind, index: index, windowName: windowName,
-      session: sessions > 1 ? session : nil)
+      session: sessions > 1 ? session : nil, in: SpokenLanguage(environment: environment).wording)
     try await HookSpeech.speak(sentence, hook: "The tmux hook", environment: environment)
   }
 
@@ -98,9 +98,11 @@ enum TmuxAlertSentence {
 
   /// The sentence for `kind` in window `index` named `windowName`, naming `session` when
   /// it is given (the server has several).
-  static func text(kind: TmuxAlertKind, index: Int, windowName: String, session: String?) -> String {
-    var text = "\(kind.word) in window \(index)"
-    if let session = session.map(spoken), !session.isEmpty { text += " of session \(session)" }
+  static func text(
+    kind: TmuxAlertKind, index: Int, windowName: String, session: String?, in wording: Wording = .english
+  ) -> String {
+    let session = session.map(spoken).flatMap { $0.isEmpty ? nil : $0 }
+    var text = TmuxAlertWords(wording: wording).place(of: kind, index: index, session: session)
     let name = spoken(windowName)
     if !name.isEmpty { text += ", " + name }
     if let last = text.last, ".!?".contains(last) { return text }

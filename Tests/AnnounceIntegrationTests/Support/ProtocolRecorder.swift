@@ -1,0 +1,63 @@
+import Foundation
+import Synchronization
+
+/// A Unix socket in front of a private speech-dispatcher that passes every byte through
+/// and keeps what the clients sent: the SSIP commands, such as `SET self LANGUAGE de`,
+/// that show which language a sentence went to the voice with.
+final class ProtocolRecorder: Sendable {
+  /// Where clients connect: the address to give as `SPEECHD_ADDRESS`.
+  let path: String
+  private let listener: Int32
+  private let sockets = Mutex<[Int32]>([])
+  private let sent = Mutex(Data())
+
+  /// What every client has sent so far, as text.
+  var commands: String { String(decoding: sent.withLock { $0 }, as: UTF8.self) }
+
+  init(daemonSocket: String) throws {
+    path = NSTemporaryDirectory() + "announce-protocol-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    listener = try CommandTests.listeningSocket(at: path, backlog: 16)
+    let listener = self.listener
+    Thread { [self] in
+      while true {
+        let client = accept(listener, nil, nil)
+        guard client >= 0 else { return }
+        let upstream = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard CommandTests.withAddress(of: daemonSocket, { connect(upstream, $0, $1) }) == 0 else {
+          Glibc.close(client)
+          Glibc.close(upstream)
+          continue
+        }
+        sockets.withLock { $0 += [client, upstream] }
+        Thread { self.pump(from: client, to: upstream, keeping: true) }.start()
+        Thread { self.pump(from: upstream, to: client, keeping: false) }.start()
+      }
+    }.start()
+  }
+
+  private func pump(from source: Int32, to destination: Int32, keeping: Bool) {
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = read(source, &buffer, buffer.count)
+      guard count > 0 else { break }
+      if keeping { sent.withLock { $0.append(contentsOf: buffer[0..<count]) } }
+      var written = 0
+      while written < count {
+        let step = buffer[written..<count].withUnsafeBytes {
+          send(destination, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
+        guard step > 0 else { return }
+        written += step
+      }
+    }
+    shutdown(destination, Int32(SHUT_WR))
+  }
+
+  /// Stops relaying: every connection is shut down and the socket removed.
+  func close() {
+    shutdown(listener, Int32(SHUT_RDWR))
+    Glibc.close(listener)
+    for socket in sockets.withLock({ $0 }) { shutdown(socket, Int32(SHUT_RDWR)) }
+    unlink(path)
+  }
+}
