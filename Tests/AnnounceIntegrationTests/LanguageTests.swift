@@ -108,3 +108,27 @@ extension SpeakingTests {
     }
   }
 }
+
+/// Lines printed for a person follow the locale; `LANG=C` prints today's English.
+@Suite struct PrintedLanguageTests {
+  func run(_ arguments: [String], locale: String) throws -> (Command.Result, state: String) {
+    let state = NSTemporaryDirectory() + "announce-printed-\(getpid())-\(UUID().uuidString.prefix(8))"
+    var environment = try TestLanguages.environment(ProcessInfo.processInfo.environment, locale: locale)
+      .filter { !$0.key.hasPrefix("ANNOUNCE_") }
+    environment["XDG_STATE_HOME"] = state
+    return (try Command.run(Command.announce, arguments, environment: environment), state)
+  }
+
+  @Test func historyAndReplayPrintInTheLocalesLanguage() throws {
+    let (history, state) = try run(["history"], locale: "de_DE.UTF-8")
+    defer { try? FileManager.default.removeItem(atPath: state) }
+    #expect(history.status == 0, "\(history.standardError)")
+    #expect(history.standardOutput == "In \(state)/announce/log.jsonl ist noch nichts aufgezeichnet.\n")
+    let (replay, _) = try run(["replay"], locale: "fr_FR.UTF-8")
+    #expect(
+      replay.standardOutput
+        == "Rien n'a été annoncé depuis le début de l'historique, il n'y a donc rien à rejouer.\n")
+    let (plain, cState) = try run(["history"], locale: "C")
+    #expect(plain.standardOutput == "Nothing is recorded yet in \(cState)/announce/log.jsonl.\n")
+  }
+}
