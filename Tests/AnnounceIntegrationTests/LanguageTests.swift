@@ -81,30 +81,31 @@ extension SpeakingTests {
       #expect(Set(languagesSet(recorder)) == ["fr"], "\(recorder.commands.prefix(2000))")
     }
 
-    @Test func aLocaleWithNoCatalogSpeaksEnglishWithTheLanguageEnglish() throws {
+    /// What `announce hook-finished` for `make`, ended with `status` after 2 minutes 5
+    /// seconds, logs as spoken under `locale`, and the languages it set.
+    func hookFinished(status: Int32, locale: String) throws -> (spoken: [String], languages: [String]) {
       let recorder = try ProtocolRecorder(daemonSocket: String(stack.address.dropFirst("unix_socket:".count)))
       defer { recorder.close() }
       let state = freshState()
       defer { try? FileManager.default.removeItem(atPath: state) }
       let result = try Command.run(
-        Command.announce, ["hook-finished", "--status", "2", "--milliseconds", "125000", "--", "make"],
-        environment: environment(locale: "it_IT.UTF-8", through: recorder, state: state))
+        Command.announce,
+        ["hook-finished", "--status", String(status), "--milliseconds", "125000", "--", "make"],
+        environment: environment(locale: locale, through: recorder, state: state))
       #expect(result.status == 0, "\(result.standardError)")
-      #expect(spokenTexts(state: state) == ["make failed with status 2 after 2 minutes 5 seconds"])
-      #expect(languagesSet(recorder) == ["en"], "\(recorder.commands)")
+      return (spokenTexts(state: state), languagesSet(recorder))
+    }
+
+    @Test func aLocaleWithNoCatalogSpeaksEnglishWithTheLanguageEnglish() throws {
+      let (spoken, languages) = try hookFinished(status: 2, locale: "it_IT.UTF-8")
+      #expect(spoken == ["make failed with status 2 after 2 minutes 5 seconds"])
+      #expect(languages == ["en"])
     }
 
     @Test func theCLocaleSaysTodaysSentenceAndLeavesTheLanguageAlone() throws {
-      let recorder = try ProtocolRecorder(daemonSocket: String(stack.address.dropFirst("unix_socket:".count)))
-      defer { recorder.close() }
-      let state = freshState()
-      defer { try? FileManager.default.removeItem(atPath: state) }
-      let result = try Command.run(
-        Command.announce, ["hook-finished", "--status", "0", "--milliseconds", "125000", "--", "make"],
-        environment: environment(locale: "C", through: recorder, state: state))
-      #expect(result.status == 0, "\(result.standardError)")
-      #expect(spokenTexts(state: state) == ["make finished after 2 minutes 5 seconds"])
-      #expect(languagesSet(recorder).isEmpty, "\(recorder.commands)")
+      let (spoken, languages) = try hookFinished(status: 0, locale: "C")
+      #expect(spoken == ["make finished after 2 minutes 5 seconds"])
+      #expect(languages.isEmpty)
     }
   }
 }

@@ -143,6 +143,18 @@ import Testing
     #expect(fallback.language == "en")
   }
 
+  /// gettext answers a message no catalog has with the pointer it was given: the answer
+  /// must be copied while that pointer is still alive (this crashed `announce history`).
+  @Test func aMessageNoCatalogHasComesBackWhole() {
+    #expect(Self.compiled)
+    for index in 0..<200 {
+      let message = "No catalog has message number \(index), which is long enough to live on the heap: ü"
+      #expect(Wording.printed.localized(message) == message)
+      #expect(Wording.language("de").localized(message) == message)
+      #expect(Wording.printed.localized(message, plural: message + "s", count: 2) == message + "s")
+    }
+  }
+
   @Test func aLookupInAnotherLanguageLeavesTheProcesssLocaleAndLanguageAsTheyWere() {
     #expect(Self.compiled)
     let before = getenv("LANGUAGE").map { String(cString: $0) }

@@ -31,13 +31,19 @@ struct Wording: Sendable {
 
   /// `message` in this wording's language; `message` itself when no catalog has it.
   func localized(_ message: String) -> String {
-    lookUp { String(cString: dgettext(MessageCatalogs.domain, message)) } ?? message
+    // dgettext answers with the very pointer it was given when no catalog has the
+    // message, so that pointer must outlive the copy into a String.
+    lookUp { message.withCString { String(cString: dgettext(MessageCatalogs.domain, $0)) } } ?? message
   }
 
   /// `singular` or `plural` in this wording's language, in the form its grammar uses for `count`.
   func localized(_ singular: String, plural: String, count: Int) -> String {
     lookUp {
-      String(cString: dngettext(MessageCatalogs.domain, singular, plural, UInt(max(0, count))))
+      singular.withCString { one in
+        plural.withCString { many in
+          String(cString: dngettext(MessageCatalogs.domain, one, many, UInt(max(0, count))))
+        }
+      }
     } ?? (count == 1 ? singular : plural)
   }
 

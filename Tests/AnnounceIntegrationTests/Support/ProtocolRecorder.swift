@@ -36,28 +36,13 @@ final class ProtocolRecorder: Sendable {
   }
 
   private func pump(from source: Int32, to destination: Int32, keeping: Bool) {
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-      let count = read(source, &buffer, buffer.count)
-      guard count > 0 else { break }
-      if keeping { sent.withLock { $0.append(contentsOf: buffer[0..<count]) } }
-      var written = 0
-      while written < count {
-        let step = buffer[written..<count].withUnsafeBytes {
-          send(destination, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-        }
-        guard step > 0 else { return }
-        written += step
-      }
+    RelayPump.copy(from: source, to: destination) { block in
+      if keeping { sent.withLock { $0.append(contentsOf: block) } }
     }
-    shutdown(destination, Int32(SHUT_WR))
   }
 
   /// Stops relaying: every connection is shut down and the socket removed.
   func close() {
-    shutdown(listener, Int32(SHUT_RDWR))
-    Glibc.close(listener)
-    for socket in sockets.withLock({ $0 }) { shutdown(socket, Int32(SHUT_RDWR)) }
-    unlink(path)
+    RelayPump.close(listener: listener, sockets: sockets.withLock { $0 }, path: path)
   }
 }

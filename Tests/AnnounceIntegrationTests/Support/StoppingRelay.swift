@@ -42,35 +42,19 @@ final class StoppingRelay: Sendable {
 
   /// Copies bytes until either end closes; stops `daemon` before passing on `trigger`.
   private func pump(from source: Int32, to destination: Int32, stopping daemon: pid_t?, at trigger: [UInt8]) {
-    var buffer = [UInt8](repeating: 0, count: 65_536)
     var seen: [UInt8] = []
-    while true {
-      let count = read(source, &buffer, buffer.count)
-      guard count > 0 else { break }
-      if let daemon, !hasStopped {
-        seen += buffer[0..<count]
-        if seen.firstRange(of: trigger) != nil {
-          stopped.store(true, ordering: .releasing)
-          kill(daemon, SIGSTOP)
-        }
-      }
-      var sent = 0
-      while sent < count {
-        let written = buffer[sent..<count].withUnsafeBytes {
-          send(destination, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-        }
-        guard written > 0 else { return }
-        sent += written
+    RelayPump.copy(from: source, to: destination) { block in
+      guard let daemon, !hasStopped else { return }
+      seen += block
+      if seen.firstRange(of: trigger) != nil {
+        stopped.store(true, ordering: .releasing)
+        kill(daemon, SIGSTOP)
       }
     }
-    shutdown(destination, Int32(SHUT_WR))
   }
 
   /// Stops relaying: every connection is shut down and the socket removed.
   func close() {
-    shutdown(listener, Int32(SHUT_RDWR))
-    Glibc.close(listener)
-    for socket in sockets.withLock({ $0 }) { shutdown(socket, Int32(SHUT_RDWR)) }
-    unlink(path)
+    RelayPump.close(listener: listener, sockets: sockets.withLock { $0 }, path: path)
   }
 }
