@@ -85,8 +85,10 @@ struct ReplayCommand: AsyncParsableCommand {
     let waiting = history.toReplay(last: last, isRunning: History.isRunning).count
     if !last, waiting > chosen.count {
       terminal.error(
-        "Replaying the newest \(chosen.count) of \(waiting) missed announcements; "
-          + "announce replay again speaks the older ones, and announce history --missed lists them.")
+        localized(
+          "Replaying the newest {count} of {total} missed announcements; announce replay again speaks the older ones, and announce history --missed lists them."
+        ).replacingBytes(of: "{count}", with: String(chosen.count)).replacingBytes(
+          of: "{total}", with: String(waiting)))
     }
     var results: [RunResult] = []
     for record in chosen {
