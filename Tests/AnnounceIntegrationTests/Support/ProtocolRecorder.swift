@@ -17,22 +17,11 @@ final class ProtocolRecorder: Sendable {
   init(daemonSocket: String) throws {
     path = NSTemporaryDirectory() + "announce-protocol-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
     listener = try CommandTests.listeningSocket(at: path, backlog: 16)
-    let listener = self.listener
-    Thread { [self] in
-      while true {
-        let client = accept(listener, nil, nil)
-        guard client >= 0 else { return }
-        let upstream = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard CommandTests.withAddress(of: daemonSocket, { connect(upstream, $0, $1) }) == 0 else {
-          Glibc.close(client)
-          Glibc.close(upstream)
-          continue
-        }
-        sockets.withLock { $0 += [client, upstream] }
-        Thread { self.pump(from: client, to: upstream, keeping: true) }.start()
-        Thread { self.pump(from: upstream, to: client, keeping: false) }.start()
-      }
-    }.start()
+    RelayPump.acceptClients(on: listener, connectingTo: daemonSocket) { [self] client, upstream in
+      sockets.withLock { $0 += [client, upstream] }
+      Thread { self.pump(from: client, to: upstream, keeping: true) }.start()
+      Thread { self.pump(from: upstream, to: client, keeping: false) }.start()
+    }
   }
 
   private func pump(from source: Int32, to destination: Int32, keeping: Bool) {

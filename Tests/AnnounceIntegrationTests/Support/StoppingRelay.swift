@@ -22,22 +22,11 @@ final class StoppingRelay: Sendable {
     self.path = path
     unlink(path)
     listener = try CommandTests.listeningSocket(at: path, backlog: 16)
-    let listener = self.listener
-    Thread { [self] in
-      while true {
-        let client = accept(listener, nil, nil)
-        guard client >= 0 else { return }
-        let upstream = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard CommandTests.withAddress(of: daemonSocket, { connect(upstream, $0, $1) }) == 0 else {
-          Glibc.close(client)
-          Glibc.close(upstream)
-          continue
-        }
-        sockets.withLock { $0 += [client, upstream] }
-        Thread { self.pump(from: client, to: upstream, stopping: daemon, at: Array(trigger.utf8)) }.start()
-        Thread { self.pump(from: upstream, to: client, stopping: nil, at: []) }.start()
-      }
-    }.start()
+    RelayPump.acceptClients(on: listener, connectingTo: daemonSocket) { [self] client, upstream in
+      sockets.withLock { $0 += [client, upstream] }
+      Thread { self.pump(from: client, to: upstream, stopping: daemon, at: Array(trigger.utf8)) }.start()
+      Thread { self.pump(from: upstream, to: client, stopping: nil, at: []) }.start()
+    }
   }
 
   /// Copies bytes until either end closes; stops `daemon` before passing on `trigger`.
