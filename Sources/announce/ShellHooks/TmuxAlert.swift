@@ -79,15 +79,6 @@ struct TmuxAlert: AsyncParsableCommand {
 /// A tmux alert that `announce init tmux` speaks.
 enum TmuxAlertKind: String, ExpressibleByArgument, CaseIterable {
   case bell, activity, silence
-
-  /// The word that starts the sentence, as tmux's own messages say it.
-  var word: String {
-    switch self {
-    case .bell: "Bell"
-    case .activity: "Activity"
-    case .silence: "Silence"
-    }
-  }
 }
 
 /// The sentence of a tmux alert: "Bell in window 3, build."
