@@ -102,6 +102,24 @@ import Testing
         == "La commande a terminé en 20 secondes")
   }
 
+  @Test func theSentenceOfWhenDoneIsSaidInTheLanguageAskedFor() throws {
+    #expect(Self.compiled)
+    let sleeper = Process()
+    sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+    sleeper.arguments = ["60"]
+    try sleeper.run()
+    defer { sleeper.terminate() }
+    let process = try WatchedProcess.open(sleeper.processIdentifier)
+    let started = try #require(process.started)
+    let pid = sleeper.processIdentifier
+    #expect(
+      process.sentence(endedAt: started + .seconds(65), in: .language("es"))
+        == "El proceso \(pid), sleep, terminó tras 1 minuto y 5 segundos.")
+    #expect(
+      process.sentence(endedAt: started + .seconds(7200), in: .language("pt_BR"))
+        == "O processo \(pid), sleep, terminou após 2 horas.")
+  }
+
   @Test func theSpokenLanguageFollowsTheOptionThenTheLocale() {
     #expect(Self.compiled)
     let german = SpokenLanguage(explicit: nil, voiceName: nil, environment: ["LANG": "de_DE.UTF-8"])
