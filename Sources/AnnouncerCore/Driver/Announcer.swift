@@ -34,7 +34,7 @@ public final class Announcer: Sendable {
   public let defaultTimeout: Duration
   /// Where it speaks, for messages to people, such as speech-dispatcher's address
   /// when it was made by ``speechd(address:appName:defaultTimeout:maxWaiting:environment:whenTurnsUnavailable:)``;
-  /// `nil` for a backend given to ``init(backend:clock:defaultTimeout:timing:maxWaiting:turns:)``.
+  /// `nil` for a backend given to ``init(backend:clock:defaultTimeout:timing:maxWaiting:turns:summaryWording:)``.
   public let speechService: String?
 
   /// The loop that owns the queue.
@@ -57,20 +57,22 @@ public final class Announcer: Sendable {
   ///   - maxWaiting: turns on flood control (see `AnnouncementQueue`): at most this
   ///     many announcements wait; `nil` lets the queue grow.
   ///   - turns: the speaking turn shared with other announcers; by default there are none.
+  ///   - summaryWording: the words of flood control's summary; English by default.
   public convenience init<C: Clock>(
     backend: some SpeechBackend, clock: C = ContinuousClock(),
     defaultTimeout: Duration = Announcement.defaultRetryTimeout,
     timing: AnnouncerTiming = AnnouncerTiming(), maxWaiting: Int? = nil,
-    turns: some SpeakingTurns = AlwaysYourTurn()
+    turns: some SpeakingTurns = AlwaysYourTurn(), summaryWording: SummaryWording = .english
   ) where C.Duration == Duration {
     self.init(
       backend: backend, clock: clock, defaultTimeout: defaultTimeout, timing: timing,
-      maxWaiting: maxWaiting, turns: turns, speechService: nil)
+      maxWaiting: maxWaiting, turns: turns, speechService: nil, summaryWording: summaryWording)
   }
 
   init<C: Clock>(
     backend: some SpeechBackend, clock: C, defaultTimeout: Duration, timing: AnnouncerTiming,
-    maxWaiting: Int?, turns: some SpeakingTurns, speechService: String?
+    maxWaiting: Int?, turns: some SpeakingTurns, speechService: String?,
+    summaryWording: SummaryWording = .english
   ) where C.Duration == Duration {
     self.backend = backend
     self.defaultTimeout = defaultTimeout
@@ -80,7 +82,8 @@ public final class Announcer: Sendable {
     let backendAnswers = self.backendAnswers
     let loop = ActionLoop<DriverLoop>(time: TimeSource(clock), turns: turns) {
       DriverLoop(
-        queue: AnnouncementQueue(timing: timing, maxWaiting: maxWaiting), operations: operations,
+        queue: AnnouncementQueue(timing: timing, maxWaiting: maxWaiting, summaryWording: summaryWording),
+        operations: operations,
         publish: subscribers.publish, backendAnswers: backendAnswers)
     }
     self.loop = loop
