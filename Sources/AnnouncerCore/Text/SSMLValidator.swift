@@ -1,4 +1,7 @@
-import CLibXML2
+// Internal: libxml2's headers bring in the system's ICU header, whose UErrorCode clashes
+// with the one in Swift 6.3's Foundation in any module that sees both; importers of
+// AnnouncerCore never need libxml2's names.
+internal import CLibXML2
 
 /// Checks that user-supplied SSML is a well-formed XML document with a `<speak>` root.
 ///
