@@ -3,8 +3,9 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+LOCALEDIR = $(DESTDIR)$(PREFIX)/share/locale
 
-.PHONY: setup build release demo test install-build install-build-flags install deb uninstall clean
+.PHONY: setup build release demo test install-build install-build-flags install deb uninstall clean catalogs pot
 
 # The installed binary links the Swift runtime statically, so it runs where no
 # Swift toolchain is installed. It is built in its own folder (scripts/debian13-build
@@ -23,9 +24,18 @@ FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 setup:
 	@scripts/setup
 
-## build: a debug build
+## build: a debug build, with its catalogs of messages
 build: setup
 	$(SWIFT) build
+	scripts/build-catalogs
+
+## catalogs: compile po/ into the debug build's folder, where a development run finds them
+catalogs:
+	scripts/build-catalogs
+
+## pot: write po/announce.pot again from the messages marked in the sources
+pot:
+	scripts/extract-messages
 
 ## release: an optimised build in .build/release
 release: setup
@@ -64,6 +74,7 @@ install: install-build
 	install -d $(BINDIR) $(MANDIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR)
 	install -m 755 $(INSTALLED_BINARY) $(BINDIR)/announce
 	install -m 644 man/announce.1 $(MANDIR)/announce.1
+	scripts/build-catalogs $(LOCALEDIR)
 	$(INSTALLED_BINARY) --generate-completion-script bash > $(BASHCOMPDIR)/announce
 	$(INSTALLED_BINARY) --generate-completion-script zsh > $(ZSHCOMPDIR)/_announce
 	$(INSTALLED_BINARY) --generate-completion-script fish > $(FISHCOMPDIR)/announce.fish
@@ -79,6 +90,7 @@ deb: install-build
 uninstall:
 	rm -f $(BINDIR)/announce $(MANDIR)/announce.1 $(BASHCOMPDIR)/announce \
 	  $(ZSHCOMPDIR)/_announce $(FISHCOMPDIR)/announce.fish
+	for language in $$(grep -v '^#' po/LINGUAS); do rm -f $(LOCALEDIR)/$$language/LC_MESSAGES/announce.mo; done
 
 clean:
 	rm -rf .build $(INSTALL_BUILD)

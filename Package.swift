@@ -26,6 +26,8 @@ let package = Package(
     .systemLibrary(name: "CSpawn"),
     // glibc's pidfd_open and pidfd_send_signal, which Swift's Glibc module does not show.
     .systemLibrary(name: "CPidfd"),
+    // glibc's gettext, which Swift's Glibc module does not show.
+    .systemLibrary(name: "CIntl"),
     .systemLibrary(
       name: "CLibXML2",
       pkgConfig: "libxml-2.0",
@@ -59,6 +61,7 @@ let package = Package(
         "AnnouncerCore",
         "CSpawn",
         "CPidfd",
+        "CIntl",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -94,6 +94,17 @@ extension SpeakingTests {
       #expect(history.standardOutput.contains("\"acknowledged\":\"route 3\""), "\(history.standardOutput)")
     }
 
+    /// Issue #37 item 8: the display's Home key is named as brltty names it; it was `command 29`.
+    @Test func theHomeKeyIsNamedAsBrlttyNamesIt() throws {
+      let brltty = try brlttyWithScreenReader()
+      let running = try start(["--braille-only", "--braille-flash", "30", "--json", "Tests passed"], brltty)
+      #expect(brltty.waitUntilShown("Tests passed"))
+      brltty.press("home")
+      let result = running.wait(timeout: 10)
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardOutput.contains("\"key\":\"home\""), "\(result.standardOutput)")
+    }
+
     @Test func withSpeechAKeyPressedAfterTheSpeechEndedIsInTheHistory() throws {
       let brltty = try brlttyWithScreenReader()
       let state = NSTemporaryDirectory() + "announce-braille-\(getpid())-\(UUID().uuidString.prefix(6))"
@@ -114,7 +125,9 @@ extension SpeakingTests {
       #expect(history.standardOutput.contains("\"event\":\"spoken\""), "\(history.standardOutput)")
     }
 
-    @Test(arguments: [(SIGHUP, Int32(129)), (SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    @Test(arguments: [
+      (SIGHUP, Int32(129)), (SIGINT, Int32(130)), (SIGQUIT, Int32(131)), (SIGTERM, Int32(143)),
+    ])
     func aSignalDuringAFlashGivesTheLineBackAndExitsWithItsStatus(signal: Int32, status: Int32) throws {
       let brltty = try brlttyWithScreenReader()
       let running = try start(["--braille-only", "--braille-flash", "30", "Deploy finished"], brltty)
@@ -123,6 +136,91 @@ extension SpeakingTests {
       let result = running.wait(timeout: 10)
       #expect(result.status == status, "\(result.standardError)")
       #expect(brltty.waitUntilShown(Self.readerLine, within: 1), "\(brltty.shown)")
+    }
+
+    /// Issue #37 item 1: what speech's flood control drops is not flashed, 5 s a line,
+    /// after the speech ended (the run took 100 s), and every line has its record.
+    @Test func aFloodWithBrailleEndsWithItsSpeechAndEveryLineIsInTheHistory() throws {
+      let brltty = try brlttyWithScreenReader()
+      let state = NSTemporaryDirectory() + "announce-braille-\(getpid())-\(UUID().uuidString.prefix(6))"
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      let lines = (1...20).map { "flood line \($0)" }
+      let result = try Command.run(
+        Command.announce, ["--braille", "--max-queue", "2"],
+        environment: environment(brltty, ["XDG_STATE_HOME": state]),
+        input: lines.joined(separator: "\n") + "\n", timeout: 120)
+      #expect(result.seconds < 30, "\(result.standardError)")
+      #expect(result.status == 1, "\(result.standardError)")
+      #expect(!brltty.shown.contains { $0.contains("flood line 10") }, "\(brltty.shown)")
+      let history = try Command.run(
+        Command.announce, ["history", "--json", "-n", "100"],
+        environment: environment(brltty, ["XDG_STATE_HOME": state]))
+      for line in lines {
+        #expect(history.standardOutput.contains("\"\(line)\""), "\(line) has no record")
+      }
+    }
+
+    /// `--timeout 0` is speech's "no retry": it made every braille-only flash fail after 20 ms.
+    @Test func timeoutZeroNeverShortensABrailleOnlyFlash() throws {
+      let brltty = try brlttyWithScreenReader()
+      let result = try Command.run(
+        Command.announce, ["--braille-only", "--timeout", "0", "--braille-flash", "2", "Saved"],
+        environment: environment(brltty), timeout: 30)
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.seconds >= 1.9)
+      #expect(try held("Saved", in: brltty) >= .milliseconds(1900))
+    }
+
+    /// Issue #37 item 3: a hook's or an alert's text shown with `--braille-only` while
+    /// brltty is away was gone for good; it is now listed as missed, for `replay`.
+    @Test func brailleOnlyWithNoBrlttyListsTheTextAsMissed() throws {
+      let state = NSTemporaryDirectory() + "announce-braille-\(getpid())-\(UUID().uuidString.prefix(6))"
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      var environment = stack.clientEnvironment(["XDG_STATE_HOME": state])
+      environment["BRLAPI_HOST"] = ":announce-none-\(getpid())"
+      environment["BRLAPI_AUTH"] = "none"
+      let alone = try Command.run(
+        Command.announce, ["--braille-only", "Deploy finished"], environment: environment)
+      #expect(alone.status == 69, "\(alone.standardError)")
+      let missed = try Command.run(Command.announce, ["history", "--missed"], environment: environment)
+      #expect(missed.standardOutput.contains("Deploy finished"), "\(missed.standardOutput)")
+    }
+
+    /// Issue #37 item 2: braille alone needs no speech-dispatcher, so `--when-done` waits
+    /// for the process and then shows the text (it exited 69 at once, waiting for nothing).
+    @Test func brailleOnlyWhenDoneWithNoDaemonWaitsThenShowsTheText() throws {
+      let brltty = try brlttyWithScreenReader()
+      let sleeper = try Sleeper(seconds: 2)
+      let started = Date()
+      let running = try start(
+        ["--braille-only", "--braille-flash", "1", "--when-done", "\(sleeper.pid)", "Backup finished"],
+        brltty,
+        ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/speechd.sock"])
+      #expect(brltty.waitUntilShown("Backup finished", within: 10))
+      #expect(Date().timeIntervalSince(started) >= 1.9, "shown before the process ended")
+      sleeper.waitUntilEnded()
+      let result = running.wait(timeout: 20)
+      #expect(result.status == 0, "\(result.standardError)")
+    }
+
+    /// Issue #37 item 5: on Control-Z the display goes back to the screen reader before the
+    /// process stops, and the flash still due is shown again when it continues.
+    @Test func controlZGivesTheDisplayBackAndContinuingShowsTheFlashAgain() throws {
+      let brltty = try brlttyWithScreenReader()
+      let running = try start(["--braille-only", "--braille-flash", "30", "Deploy finished"], brltty)
+      #expect(brltty.waitUntilShown("Deploy finished"))
+      running.send(SIGTSTP)
+      #expect(brltty.waitUntilShown(Self.readerLine, within: 2), "\(brltty.shown)")
+      let stopped = eventually {
+        let stat = (try? String(contentsOfFile: "/proc/\(running.pid)/stat", encoding: .utf8)) ?? ""
+        return stat.contains(") T ") ? true : nil
+      }
+      #expect(stopped == true, "the process did not stop")
+      running.send(SIGCONT)
+      #expect(brltty.waitUntilShown("Deploy finished", within: 2), "\(brltty.shown)")
+      running.send(SIGTERM)
+      let result = running.wait(timeout: 10)
+      #expect(result.status == 143, "\(result.standardError)")
     }
 
     @Test func withNoBrlttyBrailleSpeaksWithOneLineAndBrailleOnlyExits69NamingTheHost() throws {
@@ -155,6 +253,24 @@ extension SpeakingTests {
       #expect(firstAt < secondAt)
       // The first is never shown again once the second took its turn.
       #expect(!shown[secondAt...].contains("First message"), "\(shown)")
+    }
+
+    /// Issue #37 item 4 of What: with braille alone, doctor needs no speech-dispatcher and
+    /// speaks no test sentence; a working display is all it takes (it exited 69).
+    @Test func doctorWithBrailleAloneAndNoDaemonChecksTheDisplayOnly() throws {
+      let brltty = try brlttyWithScreenReader()
+      let result = try Command.run(
+        Command.announce, ["doctor", "--json"],
+        environment: environment(
+          brltty, ["ANNOUNCE_BRAILLE": "only", "SPEECHD_ADDRESS": "unix_socket:/nonexistent/speechd.sock"]),
+        timeout: 60)
+      #expect(result.status == 0, "\(result.standardOutput)")
+      let speech = result.standardOutput.split(separator: "\n").first { $0.contains("\"check\":\"speech\"") }
+      #expect(speech?.contains("ANNOUNCE_BRAILLE=only") == true, "\(result.standardOutput)")
+      let braille = result.standardOutput.split(separator: "\n").first {
+        $0.contains("\"check\":\"braille\"")
+      }
+      #expect(braille?.contains("\"finding\":\"fine\"") == true, "\(result.standardOutput)")
     }
 
     @Test func doctorReportsTheDisplayAndItsCellsOnlyWhenBrailleIsAskedFor() throws {

@@ -23,6 +23,7 @@ extension SpeakingTests {
         prefix + "/share/bash-completion/completions/announce",
         prefix + "/share/zsh/site-functions/_announce",
         prefix + "/share/fish/vendor_completions.d/announce.fish",
+        prefix + "/share/locale/de/LC_MESSAGES/announce.mo",
       ] {
         #expect(FileManager.default.fileExists(atPath: path), "\(path) was not installed")
       }
@@ -38,10 +39,15 @@ extension SpeakingTests {
       #expect(!version.standardOutput.isEmpty)
       let spoken = try Command.run(binary, ["Installed"], environment: bare)
       #expect(spoken.status == 0, "\(spoken.standardError)")
+      // The installed command finds its catalogs under the PREFIX it was installed in.
+      let german = try TestLanguages.environment(bare, locale: "de_DE.UTF-8")
+      let replay = try Command.run(binary, ["replay"], environment: german)
+      #expect(replay.standardOutput.hasPrefix("Seit "), "\(replay.standardOutput)")
 
       let uninstall = try Command.run("/usr/bin/make", ["-C", root, "uninstall", "PREFIX=\(prefix)"])
       #expect(uninstall.status == 0)
       #expect(!FileManager.default.fileExists(atPath: binary))
+      #expect(!FileManager.default.fileExists(atPath: prefix + "/share/locale/de/LC_MESSAGES/announce.mo"))
     }
   }
 }

@@ -43,7 +43,7 @@ import Testing
         }
       }
       let result = await AnnounceRun(noRetry, service: service).result()
-      #expect(result == .finished(RunSummary(failureCounts: [.noRetry: 1])))
+      #expect(result == .finished(RunSummary(failureCounts: [.speech(.noRetry): 1])))
       #expect(ExitStatus.of(result) == 1)
       await backend.close()
       await cutOff.value

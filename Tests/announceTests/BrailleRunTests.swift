@@ -1,48 +1,14 @@
 import AnnouncerCore
+import AnnouncerTesting
 import Foundation
 import Synchronization
 import Testing
 
 @testable import announce
 
-/// A braille display that records what it is told and takes scripted keys, as BrlAPI's
-/// client would report them: no brltty.
-final class ScriptedDisplay: BrailleDisplay {
-  let address = "BrlAPI host :test"
-  let inputs: AsyncStream<BrailleDisplayInput>
-  private let input: AsyncStream<BrailleDisplayInput>.Continuation
-  private let state = Mutex<[String]>([])
-  private let cells: Result<Int, BrailleUnavailable>
-
-  init(cells: Result<Int, BrailleUnavailable> = .success(40)) {
-    self.cells = cells
-    (inputs, input) = AsyncStream.makeStream(of: BrailleDisplayInput.self)
-  }
-
-  var calls: [String] { state.withLock { $0 } }
-  func press(_ key: BrailleKey) { input.yield(.key(key)) }
-
-  /// Waits until `text` has been written.
-  func waitUntilWritten(_ text: String) async {
-    while !calls.contains("write \(text)") { await Task.yield() }
-  }
-
-  func enterTtyMode() async -> Result<Int, BrailleUnavailable> {
-    state.withLock { $0.append("enter") }
-    return cells
-  }
-  func setPriority(_ priority: UInt32) async { state.withLock { $0.append("priority \(priority)") } }
-  func write(_ text: String) async { state.withLock { $0.append("write \(text)") } }
-  func leaveTtyMode() async { state.withLock { $0.append("leave") } }
-  func close() async {
-    state.withLock { $0.append("close") }
-    input.finish()
-  }
-}
-
 /// The braille service of a test: this display, or why there is none.
 struct ScriptedBrailleService: BrailleService {
-  var display: Result<ScriptedDisplay, BrailleUnavailable>
+  var display: Result<ScriptedBrailleDisplay, BrailleUnavailable>
 
   func flasher(
     timing: BrailleTiming, environment: [String: String]
@@ -67,7 +33,7 @@ struct ScriptedBrailleService: BrailleService {
 
   @Test func brailleOnlyAcknowledgedWithAKeyIsDeliveredRecordedAndNeverReachesSpeech() async throws {
     try await withTemporaryLog { log in
-      let display = ScriptedDisplay()
+      let display = ScriptedBrailleDisplay(cells: .success(40))
       var slow = request(["Tests passed"], mode: .only, log: log)
       slow.braille.timing.minimumFlash = .seconds(60)
       let run = AnnounceRun(
@@ -106,7 +72,7 @@ struct ScriptedBrailleService: BrailleService {
 
   @Test func withSpeechEachAnnouncementIsShownAndTheDisplayGivenBackBeforeTheRunEnds() async {
     let speaking = service.speakEverything()
-    let display = ScriptedDisplay()
+    let display = ScriptedBrailleDisplay(cells: .success(40))
     let run = AnnounceRun(
       request(["Build done", "Tests passed"], mode: .on), service: service,
       braille: ScriptedBrailleService(display: .success(display)))
@@ -121,7 +87,7 @@ struct ScriptedBrailleService: BrailleService {
   @Test func anSSMLAnnouncementIsShownAsItsWordsWithAndWithoutSpeech() async {
     for mode in [BrailleMode.on, .only] {
       let speaking = service.speakEverything()
-      let display = ScriptedDisplay()
+      let display = ScriptedBrailleDisplay(cells: .success(40))
       var ssml = request(["<speak>Build <emphasis>failed</emphasis> &amp; stopped</speak>"], mode: mode)
       ssml.defaults.isSSML = true
       let run = AnnounceRun(

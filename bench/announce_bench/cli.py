@@ -16,6 +16,7 @@ from .soak import soak
 from .stats import say
 from .braille import measure_braille
 from .lean import measure_lean
+from .catalogs import measure_catalogs
 from .waiting import measure_waiting
 from .workspace import ROOT, TESTSTACK, BenchError, Workspace, build, debian13_root, package_version
 
@@ -103,6 +104,7 @@ def measure_others(ctx, res, soak_lines):
     """The figures measured once, on HOME_RELEASE's stack, except the core's, which needs none."""
     res.detach = measure_detach(ctx)
     res.lean = measure_lean(ctx)
+    res.catalogs = measure_catalogs(ctx)
     res.flood = measure_flood_rss(ctx)
     res.waiting = measure_waiting(ctx)
     if soak_lines:

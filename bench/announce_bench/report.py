@@ -11,6 +11,7 @@ from typing import Optional
 
 from .braille import Braille
 from .lean import Lean, lean_rows
+from .catalogs import Catalogs, catalog_rows
 from .scenarios import FLOOD_RSS_GOAL, ColdStart, Core, Detach, Failure, Flood, Overhead, Retry
 from .soak import Soak
 from .stats import MIB, ms, say, sec
@@ -58,6 +59,7 @@ class Results:
     waiting: Optional[list] = None  # of waiting.WaitingRun
     soak: Optional[Soak] = None
     lean: Optional[Lean] = None
+    catalogs: Optional[Catalogs] = None
     others_on: Optional[ReleaseFigures] = None  # the release the other figures were measured on
 
     @property
@@ -271,6 +273,7 @@ def table_rows(res):
                      "every line one outcome, no hang, flat RSS",
                      goal(sk.ok and sk.flat)))
     rows += lean_rows(res.lean, goal)
+    rows += catalog_rows(res.catalogs, goal)
     return rows
 
 

@@ -2,7 +2,7 @@
 /// for brltty, a scripted one in tests.
 ///
 /// The flasher calls one method at a time, in order, and waits for each.
-public protocol BrailleDisplay: Sendable {
+package protocol BrailleDisplay: Sendable {
   /// Where the display is, for messages to people, such as `BrlAPI at :0`.
   var address: String { get }
   /// Connects if there is no connection (again after one was lost), enters tty mode on
@@ -21,7 +21,7 @@ public protocol BrailleDisplay: Sendable {
 }
 
 /// What a braille display reports by itself.
-public enum BrailleDisplayInput: Sendable, Equatable {
+package enum BrailleDisplayInput: Sendable, Equatable {
   /// A key was pressed.
   case key(BrailleKey)
   /// The connection broke, or brltty went away.

@@ -114,6 +114,12 @@ struct BrailleFlashStateMachine {
     return nil
   }
 
+  /// The text of the window on the display, while one is shown.
+  var windowText: String? {
+    if case .showing(let showing) = state { return showing.windows[showing.index] }
+    return nil
+  }
+
   /// The earliest time at which ``tick(now:)`` has something to do.
   var deadline: Duration? {
     switch state {
@@ -157,7 +163,7 @@ struct BrailleFlashStateMachine {
       preconditionFailure("Internal inconsistency: the display answered in state \(state)")
     }
     let showing = Showing(
-      windows: BrailleWindows.split(text, cells: max(1, cells)), shownAt: now, windowShownAt: now)
+      windows: BrailleWindows.split(timing.cut(text), cells: max(1, cells)), shownAt: now, windowShownAt: now)
     state = .showing(showing)
     return [
       .setPriority(.flash), .write(showing.windows[0]),
@@ -176,6 +182,17 @@ struct BrailleFlashStateMachine {
   /// The speech that goes with this flash has its final outcome.
   mutating func speechFinished(_ outcome: Outcome, now: Duration) -> [Action] {
     speechPending = false
+    // Flood control dropped or merged its speech before the flash was shown: showing
+    // it anyway flashed a whole flood, 5 s a line, long after the speech was over.
+    if outcome == .gaveUp(.dropped) {
+      switch state {
+      case .notStarted:
+        state = .finished(.notShown(.skipped))
+        return [.finish(.notShown(.skipped))]
+      case .waitingForTurn, .entering: return finish(.notShown(.skipped), now: now)
+      case .showing, .finished: break
+      }
+    }
     if case .gaveUp(let reason) = outcome, reason.meansServiceUnavailable || reason == .cancelled {
       switch state {
       case .finished: return []

@@ -33,7 +33,7 @@ public struct BrailleEvent: Sendable, Equatable {
 /// time. Time comes from the injected clock, so tests use a manual one.
 ///
 /// ```swift
-/// let flasher = BrailleFlasher(display: display)
+/// let flasher = try await BrailleFlasher.brltty(environment: environment).get()
 /// let flash = flasher.show("Build failed", withSpeech: false)
 /// let outcome = await flasher.outcome(of: flash)
 /// await flasher.close()
@@ -44,10 +44,10 @@ public final class BrailleFlasher: Sendable {
     case speechFinished(BrailleFlashID, Outcome)
     case display(BrailleDisplayInput)
     case entered(serial: Int, Result<Int, BrailleUnavailable>)
-    case turnTaken(request: Int)
-    case timer
     case outcome(BrailleFlashID, CheckedContinuation<BrailleOutcome, Never>)
     case cancelAll(CheckedContinuation<Void, Never>)
+    case suspend(CheckedContinuation<Void, Never>)
+    case resume
   }
 
   fileprivate enum Operation: Sendable {
@@ -55,17 +55,18 @@ public final class BrailleFlasher: Sendable {
     case setPriority(UInt32)
     case write(String)
     case leave
+    /// Takes the display again after a suspension and shows this text.
+    case reshow(String)
     /// Resumes once every operation before it has been performed.
     case barrier(CheckedContinuation<Void, Never>)
   }
 
-  private let inputs = Inbox<Input>()
+  private let loop: ActionLoop<FlashLoop>
   private let display: any BrailleDisplay
   private let subscribers = EventHub<BrailleEvent>()
   private let lastID = Mutex(0)
   private let forwarder: Task<Void, Never>
   private let performer: Task<Void, Never>
-  private let loop: Task<Void, Never>
 
   /// Creates a flasher that shows on `display`.
   ///
@@ -74,45 +75,43 @@ public final class BrailleFlasher: Sendable {
   ///   - clock: the clock panning, flash times and bounds are measured with.
   ///   - timing: the reading pace and flash times.
   ///   - turns: the braille turn shared with other announce processes.
-  public init<C: Clock>(
+  package init<C: Clock>(
     display: some BrailleDisplay, clock: C = ContinuousClock(), timing: BrailleTiming = BrailleTiming(),
     turns: some SpeakingTurns = AlwaysYourTurn()
   ) where C.Duration == Duration {
     self.display = display
-    let inputs = self.inputs
     let (operationStream, operations) = AsyncStream.makeStream(of: Operation.self)
+    let publish = subscribers.publish
+    let address = display.address
+    let loop = ActionLoop<FlashLoop>(time: TimeSource(clock), turns: turns) {
+      FlashLoop(timing: timing, address: address, operations: operations, publish: publish)
+    }
+    self.loop = loop
     forwarder = Task {
-      for await input in display.inputs { inputs.send(.display(input)) }
+      for await input in display.inputs { loop.send(.display(input)) }
     }
     // Performs display operations one at a time, in order; it ends once the loop has
     // finished the operations stream.
     performer = Task {
       for await operation in operationStream {
         switch operation {
-        case .enter(let serial): inputs.send(.entered(serial: serial, await display.enterTtyMode()))
+        case .enter(let serial): loop.send(.entered(serial: serial, await display.enterTtyMode()))
         case .setPriority(let priority): await display.setPriority(priority)
         case .write(let text): await display.write(text)
         case .leave: await display.leaveTtyMode()
+        case .reshow(let text):
+          if case .success = await display.enterTtyMode() {
+            await display.setPriority(BrailleFlashStateMachine.Priority.flash.rawValue)
+            await display.write(text)
+          }
         case .barrier(let done): done.resume()
         }
       }
     }
-    let time = TimeSource(clock)
-    let publish = subscribers.publish
-    loop = Task {
-      var driver = FlashLoop(
-        timing: timing, address: display.address, time: time, inputs: inputs,
-        operations: operations, turns: turns, publish: publish)
-      while let batch = await inputs.next() {
-        for input in batch { driver.handle(input) }
-      }
-      driver.finish()
-      operations.finish()
-    }
   }
 
   deinit {
-    inputs.finish()
+    loop.finish()
   }
 
   /// Queues `text` to be shown after every flash asked for before it.
@@ -127,19 +126,19 @@ public final class BrailleFlasher: Sendable {
       $0 += 1
       return BrailleFlashID($0)
     }
-    inputs.send(.show(id, text, withSpeech: withSpeech, limit: limit))
+    loop.send(.show(id, text, withSpeech: withSpeech, limit: limit))
     return id
   }
 
   /// The speech that goes with `flash` has its final outcome.
   public func speechFinished(_ flash: BrailleFlashID, outcome: Outcome) {
-    inputs.send(.speechFinished(flash, outcome))
+    loop.send(.speechFinished(flash, outcome))
   }
 
   /// Waits for the final outcome of `flash`.
   public func outcome(of flash: BrailleFlashID) async -> BrailleOutcome {
     await withCheckedContinuation { continuation in
-      if !inputs.send(.outcome(flash, continuation)) {
+      if !loop.send(.outcome(flash, continuation)) {
         continuation.resume(returning: .notShown(.cancelled))
       }
     }
@@ -155,24 +154,42 @@ public final class BrailleFlasher: Sendable {
   ///
   /// Returns once brltty has been told, or after `bound` when it does not answer.
   public func cancelAll(waitingAtMost bound: Duration = .seconds(1)) async {
-    let inputs = self.inputs
+    let loop = self.loop
     _ = await Deadline.wait(atMost: bound) {
       await withCheckedContinuation { continuation in
-        if !inputs.send(.cancelAll(continuation)) { continuation.resume() }
+        if !loop.send(.cancelAll(continuation)) { continuation.resume() }
       }
     }
+  }
+
+  /// Gives the display back for a while, as for Control-Z, keeping every flash: the
+  /// screen reader's own line is seen while the process is stopped. Returns once brltty
+  /// has been told, or after `bound` when it does not answer.
+  package func suspend(waitingAtMost bound: Duration = .seconds(1)) async {
+    let loop = self.loop
+    _ = await Deadline.wait(atMost: bound) {
+      await withCheckedContinuation { continuation in
+        if !loop.send(.suspend(continuation)) { continuation.resume() }
+      }
+    }
+  }
+
+  /// Takes the display again after ``suspend(waitingAtMost:)`` and shows the flash that
+  /// is still due where it was; one whose time ran out meanwhile ends at once.
+  package func resume() {
+    loop.send(.resume)
   }
 
   /// Cancels what is left, gives the display back and closes the connection.
   ///
   /// Waits at most `bound`: a stopped brltty never answers.
   public func close(waitingAtMost bound: Duration = .seconds(1)) async {
-    inputs.finish()
+    loop.finish()
     let loop = self.loop
     let performer = self.performer
     let display = self.display
     _ = await Deadline.wait(atMost: bound) {
-      await loop.value
+      await loop.closed()
       await performer.value
       await display.close()
     }
@@ -181,70 +198,64 @@ public final class BrailleFlasher: Sendable {
   }
 }
 
-/// The state the flasher's loop owns.
-private struct FlashLoop {
+/// The flasher's body on the ``ActionLoop``: the flashes in order, who waits for which
+/// outcome, and the display operations the current flash's actions become.
+private struct FlashLoop: LoopBody {
+  typealias TurnOwner = BrailleFlashID
+
   private struct Flash {
     let id: BrailleFlashID
     var machine: BrailleFlashStateMachine
   }
 
-  private enum TurnState {
-    case free
-    case waiting(request: Int, task: Task<Void, Never>)
-    case held
-  }
+  /// A flash has a few deadlines in its whole life, so unlike the announcer's (thousands
+  /// of announcements) there is no cost worth saving by keeping early timers.
+  static var keepsEarlierTimer: Bool { false }
 
   let timing: BrailleTiming
   let address: String
-  let time: TimeSource
-  let inputs: Inbox<BrailleFlasher.Input>
   let operations: AsyncStream<BrailleFlasher.Operation>.Continuation
-  let turns: any SpeakingTurns
   let publish: @Sendable (BrailleEvent) -> Void
 
   /// The flash being shown (or taking the display), then those waiting, in order.
   private var flashes: [Flash] = []
   private var outcomes: [BrailleFlashID: BrailleOutcome] = [:]
   private var waiters: [BrailleFlashID: [CheckedContinuation<BrailleOutcome, Never>]] = [:]
-  private var turn = TurnState.free
-  private var lastTurnRequest = 0
   /// The serial of the entry into tty mode asked for last, and whether it still matters.
   private var enterSerial = 0
   private var enterPending = false
   private var lastProblem: BrailleUnavailable?
-  private var timer: (deadline: Duration, task: Task<Void, Never>)?
+  /// Whether the display was given back for a suspension while a window was shown.
+  private var suspended = false
 
   init(
-    timing: BrailleTiming, address: String, time: TimeSource, inputs: Inbox<BrailleFlasher.Input>,
-    operations: AsyncStream<BrailleFlasher.Operation>.Continuation, turns: any SpeakingTurns,
+    timing: BrailleTiming, address: String, operations: AsyncStream<BrailleFlasher.Operation>.Continuation,
     publish: @escaping @Sendable (BrailleEvent) -> Void
   ) {
     self.timing = timing
     self.address = address
-    self.time = time
-    self.inputs = inputs
     self.operations = operations
-    self.turns = turns
     self.publish = publish
   }
 
-  mutating func handle(_ input: BrailleFlasher.Input) {
-    let now = time.now()
+  var deadline: Duration? { flashes.first?.machine.deadline }
+
+  mutating func handle(_ input: BrailleFlasher.Input, now: Duration, loop: inout LoopContext<Self>) {
     switch input {
     case .show(let id, let text, let withSpeech, let limit):
       let machine = BrailleFlashStateMachine(text, timing: timing, withSpeech: withSpeech, limit: limit)
       flashes.append(Flash(id: id, machine: machine))
-      if flashes.count == 1 { startCurrent(now: now) }
+      if flashes.count == 1 { startCurrent(now: now, loop: &loop) }
     case .speechFinished(let id, let outcome):
       if let index = flashes.firstIndex(where: { $0.id == id }) {
         let actions = flashes[index].machine.speechFinished(outcome, now: now)
-        perform(actions, on: index, now: now)
+        perform(actions, on: index, now: now, loop: &loop)
       }
     case .display(let event):
       guard !flashes.isEmpty else { break }
       switch event {
-      case .key(let key): perform(flashes[0].machine.keyPressed(key, now: now), on: 0, now: now)
-      case .lost: perform(flashes[0].machine.displayLost(now: now), on: 0, now: now)
+      case .key(let key): perform(flashes[0].machine.keyPressed(key, now: now), on: 0, now: now, loop: &loop)
+      case .lost: perform(flashes[0].machine.displayLost(now: now), on: 0, now: now, loop: &loop)
       }
     case .entered(let serial, let result):
       guard serial == enterSerial, enterPending, !flashes.isEmpty else {
@@ -255,18 +266,11 @@ private struct FlashLoop {
       enterPending = false
       switch result {
       case .success(let cells):
-        perform(flashes[0].machine.displayReady(cells: cells, now: now), on: 0, now: now)
+        perform(flashes[0].machine.displayReady(cells: cells, now: now), on: 0, now: now, loop: &loop)
       case .failure(let error):
         lastProblem = error
-        perform(flashes[0].machine.displayUnavailable(error.failure, now: now), on: 0, now: now)
+        perform(flashes[0].machine.displayUnavailable(error.failure, now: now), on: 0, now: now, loop: &loop)
       }
-    case .turnTaken(let request):
-      guard case .waiting(request, _) = turn, !flashes.isEmpty else { break }
-      turn = .held
-      perform(flashes[0].machine.turnTaken(now: now), on: 0, now: now)
-    case .timer:
-      timer = nil
-      if !flashes.isEmpty { perform(flashes[0].machine.tick(now: now), on: 0, now: now) }
     case .outcome(let id, let waiter):
       if let outcome = outcomes[id] {
         waiter.resume(returning: outcome)
@@ -274,49 +278,68 @@ private struct FlashLoop {
         waiters[id, default: []].append(waiter)
       }
     case .cancelAll(let done):
-      cancelEverything(now: now)
+      cancelEverything(now: now, loop: &loop)
       operations.yield(.barrier(done))
+    case .suspend(let done):
+      // The release order of a flash's end: priority 0, then the empty text, then leave.
+      if !suspended, flashes.first?.machine.windowText != nil {
+        suspended = true
+        operations.yield(.setPriority(BrailleFlashStateMachine.Priority.disabled.rawValue))
+        operations.yield(.write(""))
+        operations.yield(.leave)
+      }
+      operations.yield(.barrier(done))
+    case .resume:
+      guard suspended else { break }
+      suspended = false
+      if let text = flashes.first?.machine.windowText { operations.yield(.reshow(text)) }
     }
-    rearmTimer()
+  }
+
+  mutating func tick(now: Duration, loop: inout LoopContext<Self>) {
+    if !flashes.isEmpty { perform(flashes[0].machine.tick(now: now), on: 0, now: now, loop: &loop) }
+  }
+
+  mutating func turnTaken(_ id: BrailleFlashID, now: Duration, loop: inout LoopContext<Self>) {
+    guard flashes.first?.id == id else { return }
+    perform(flashes[0].machine.turnTaken(now: now), on: 0, now: now, loop: &loop)
   }
 
   /// Gives back the display and ends every flash; called when the flasher closes.
-  mutating func finish() {
-    cancelEverything(now: time.now())
-    timer?.task.cancel()
+  mutating func finish(now: Duration, loop: inout LoopContext<Self>) {
+    cancelEverything(now: now, loop: &loop)
     for (_, list) in waiters { for waiter in list { waiter.resume(returning: .notShown(.cancelled)) } }
     waiters = [:]
+    operations.finish()
   }
 
-  private mutating func cancelEverything(now: Duration) {
+  private mutating func cancelEverything(now: Duration, loop: inout LoopContext<Self>) {
     // From the last, so that the one on the display is given back before the next starts.
     while let index = flashes.indices.last {
-      perform(flashes[index].machine.cancel(now: now), on: index, now: now)
+      perform(flashes[index].machine.cancel(now: now), on: index, now: now, loop: &loop)
     }
   }
 
-  private mutating func startCurrent(now: Duration) {
+  private mutating func startCurrent(now: Duration, loop: inout LoopContext<Self>) {
     guard !flashes.isEmpty else { return }
-    perform(flashes[0].machine.start(now: now), on: 0, now: now)
+    perform(flashes[0].machine.start(now: now), on: 0, now: now, loop: &loop)
   }
 
   private mutating func perform(
-    _ actions: [BrailleFlashStateMachine.Action], on index: Int, now: Duration
+    _ actions: [BrailleFlashStateMachine.Action], on index: Int, now: Duration, loop: inout LoopContext<Self>
   ) {
     let id = flashes[index].id
     var pending = actions[...]
     while let action = pending.popFirst() {
       switch action {
       case .takeTurn:
-        if turns.tryTake() {
-          turn = .held
+        if loop.takeTurn(for: id) {
           pending += flashes[index].machine.turnTaken(now: now)
         } else {
-          waitForTurn()
           pending += flashes[index].machine.turnBusy(now: now)
         }
       case .releaseTurn:
-        releaseTurn()
+        loop.releaseTurn()
       case .enterTtyMode:
         enterSerial += 1
         enterPending = true
@@ -330,13 +353,16 @@ private struct FlashLoop {
       case .report(let kind):
         publish(BrailleEvent(flash: id, time: now, kind: kind, problem: nil))
       case .finish(let outcome):
-        if index == 0 { enterPending = false }
+        if index == 0 {
+          enterPending = false
+          suspended = false
+        }
         publish(BrailleEvent(flash: id, time: now, kind: .finished(outcome), problem: problem(for: outcome)))
         lastProblem = nil
         outcomes[id] = outcome
         for waiter in waiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: outcome) }
         flashes.remove(at: index)
-        if index == 0 { startCurrent(now: now) }
+        if index == 0 { startCurrent(now: now, loop: &loop) }
         return
       }
     }
@@ -349,56 +375,7 @@ private struct FlashLoop {
     case .unavailable: return lastProblem
     case .notAnswering: return .notAnswering(address)
     case .displayLost: return .lost(address)
-    case .outOfTime, .speechFailed, .cancelled: return nil
+    case .outOfTime, .speechFailed, .skipped, .cancelled: return nil
     }
-  }
-
-  /// Waits in line for the turn in a task of its own; the grant comes back as an input.
-  private mutating func waitForTurn() {
-    lastTurnRequest += 1
-    let request = lastTurnRequest
-    let turns = self.turns
-    let inputs = self.inputs
-    let task = Task {
-      do {
-        try await turns.take()
-        inputs.send(.turnTaken(request: request))
-      } catch {
-        // Cancelled: the flash finished or gave back its place.
-      }
-    }
-    turn = .waiting(request: request, task: task)
-  }
-
-  private mutating func releaseTurn() {
-    switch turn {
-    case .free: return
-    case .waiting(_, let task): task.cancel()
-    case .held: break
-    }
-    turns.release()
-    turn = .free
-  }
-
-  /// Arms the timer for the current flash's deadline, replacing one armed for another
-  /// time: a flash has a few deadlines in its whole life, so unlike the announcer's
-  /// (thousands of announcements) there is no cost worth saving by keeping early ones.
-  private mutating func rearmTimer() {
-    let deadline = flashes.first?.machine.deadline
-    if timer?.deadline == deadline { return }
-    timer?.task.cancel()
-    timer = nil
-    guard let deadline else { return }
-    let time = self.time
-    let inputs = self.inputs
-    let task = Task {
-      do {
-        try await time.sleep(until: deadline)
-        inputs.send(.timer)
-      } catch {
-        // Cancelled: an earlier deadline replaced this one.
-      }
-    }
-    timer = (deadline, task)
   }
 }

@@ -32,6 +32,9 @@ public enum BrailleFailure: String, Sendable, Equatable, CaseIterable {
   /// The speech it went with failed because the speech service is unavailable, so the
   /// run ends and the display is given back at once.
   case speechFailed = "speech-failed"
+  /// Flood control left out the speech it went with, or merged it into an equal one
+  /// waiting before it, so it was never shown: a flood is not flashed line by line.
+  case skipped
   /// It was cancelled, for example by a signal.
   case cancelled
 
@@ -39,7 +42,7 @@ public enum BrailleFailure: String, Sendable, Equatable, CaseIterable {
   public var meansDisplayUnavailable: Bool {
     switch self {
     case .unavailable, .notAnswering, .displayLost: true
-    case .outOfTime, .speechFailed, .cancelled: false
+    case .outOfTime, .speechFailed, .skipped, .cancelled: false
     }
   }
 }

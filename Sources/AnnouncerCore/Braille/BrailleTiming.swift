@@ -13,6 +13,9 @@ public struct BrailleTiming: Sendable, Equatable {
   /// (`brailleFlashTime`), one more than brltty's own 4 s. announce's messages arrive
   /// unasked, so the reader needs a moment to notice them; any key ends one early.
   public static let defaultMinimumFlash: Duration = .seconds(5)
+  /// The longest a flash is panned by time when none is given: 60 s. A 4 MiB line held
+  /// the display for hours; the whole text stays readable in the history.
+  public static let defaultLongestFlash: Duration = .seconds(60)
   /// The range of paces accepted, in words a minute.
   public static let wordsPerMinuteRange: ClosedRange<Int> = 10...1000
 
@@ -26,6 +29,9 @@ public struct BrailleTiming: Sendable, Equatable {
   /// How long brltty may take to answer a request before the display counts as not
   /// answering (a stopped or frozen brltty). Answers come within a few milliseconds.
   public var answerBound: Duration
+  /// The most text a flash shows: as much as is read in this time at the pace. Longer
+  /// text is cut there and ends with " …"; the reader's own panning cannot go beyond it.
+  public var longestFlash: Duration = Self.defaultLongestFlash
 
   /// Creates the timing; the defaults are the command line's.
   public init(
@@ -37,6 +43,19 @@ public struct BrailleTiming: Sendable, Equatable {
     self.minimumFlash = minimumFlash
     self.shortestWindow = shortestWindow
     self.answerBound = answerBound
+  }
+
+  /// `text`, cut to what is read in ``longestFlash`` at the pace, with " …" where it was cut.
+  package func cut(_ text: String) -> String {
+    let perMinute = Int64(max(1, wordsPerMinute) * Self.cellsPerWord)
+    let (seconds, attoseconds) = longestFlash.components
+    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    let cells = max(1, Int(nanoseconds / 1000 * perMinute / 60_000_000))
+    let scalars = text.unicodeScalars
+    guard scalars.count > cells else { return text }
+    var cut = String.UnicodeScalarView(scalars.prefix(cells))
+    cut.append(contentsOf: " …".unicodeScalars)
+    return String(cut)
   }
 
   /// How long a window of `cells` cells is held while panning by time.

@@ -18,9 +18,9 @@ import Synchronization
 /// It connects with the environment's `BRLAPI_HOST` and `BRLAPI_AUTH`, and enters tty
 /// mode with `brlapi__enterTtyModeWithPath` and no path, so libbrlapi takes the tty from
 /// the session (`WINDOWPATH`, else `XDG_VTNR`) as Orca does: announce never guesses one.
-public final class BrlapiDisplay: BrailleDisplay {
-  public let address: String
-  public let inputs: AsyncStream<BrailleDisplayInput>
+package final class BrlapiDisplay: BrailleDisplay {
+  package let address: String
+  package let inputs: AsyncStream<BrailleDisplayInput>
   private let worker: BrlapiWorker
 
   private init(address: String, worker: BrlapiWorker, inputs: AsyncStream<BrailleDisplayInput>) {
@@ -34,7 +34,7 @@ public final class BrlapiDisplay: BrailleDisplay {
   ///
   /// Fails when libbrlapi is not installed, brltty does not answer within `bound`,
   /// refuses the connection, or has no display.
-  public static func connect(
+  package static func connect(
     environment: [String: String], waitingAtMost bound: Duration = .seconds(2)
   ) async -> Result<BrlapiDisplay, BrailleUnavailable> {
     let host = environment["BRLAPI_HOST"].flatMap { $0.isEmpty ? nil : $0 }
@@ -68,23 +68,23 @@ public final class BrlapiDisplay: BrailleDisplay {
     }
   }
 
-  public func enterTtyMode() async -> Result<Int, BrailleUnavailable> {
+  package func enterTtyMode() async -> Result<Int, BrailleUnavailable> {
     await worker.perform(.enter)
   }
 
-  public func setPriority(_ priority: UInt32) async {
+  package func setPriority(_ priority: UInt32) async {
     _ = await worker.perform(.setPriority(priority))
   }
 
-  public func write(_ text: String) async {
+  package func write(_ text: String) async {
     _ = await worker.perform(.write(text))
   }
 
-  public func leaveTtyMode() async {
+  package func leaveTtyMode() async {
     _ = await worker.perform(.leave)
   }
 
-  public func close() async {
+  package func close() async {
     _ = await worker.perform(.close)
   }
 }
@@ -275,7 +275,7 @@ private final class BrlapiWorker: @unchecked Sendable {
       var code: UInt64 = 0
       let result = library.readKeyWithTimeout(handle, 0, &code)
       if result == 1 {
-        if let key = BrlapiKeyCode.key(code) { inputs.yield(.key(key)) }
+        if let key = BrlapiKeyCode.key(code, described: library.describe(code)) { inputs.yield(.key(key)) }
         continue
       }
       // BRLAPI_ERROR_LIBCERR (11) with EINTR: a signal or parameter notice, not a failure.

@@ -13,25 +13,35 @@ enum BrlapiKeyCode {
   private static let routeBlock: UInt64 = 1 << 16
 
   /// The meaning of `code`; `nil` for brltty's "no operation", which is no key press.
-  static func key(_ code: UInt64) -> BrailleKey? {
+  ///
+  /// - Parameter described: libbrlapi's description of `code` (`brlapi_describeKeyCode`:
+  ///   its command name and argument). With it, a key that is not for panning is named
+  ///   as brltty and its Virtual driver name it, in lower case: `home`, `route 3`.
+  ///   Without it, such a key is `route N` or `command N`.
+  static func key(_ code: UInt64, described: (command: String, argument: UInt32)? = nil) -> BrailleKey? {
     guard code & typeMask == typeCommand else {
       return .other(name: "keyboard key")
     }
     let block = code & blockMask
     let argument = code & argumentMask
-    if block == routeBlock { return .other(name: "route \(argument)") }
-    guard block == 0 else { return .other(name: "command \(block >> 16)") }
-    switch argument {
-    case 0: return nil  // NOOP
+    switch (block, argument) {
+    case (0, 0): return nil  // NOOP
     // LNDN, WINDN, NXDIFLN, NXPGRPH, HWINRT, FWINRT, FWINRTSKIP
-    case 2, 4, 6, 14, 22, 24, 26: return .panForward
+    case (0, 2), (0, 4), (0, 6), (0, 14), (0, 22), (0, 24), (0, 26): return .panForward
     // LNUP, WINUP, PRDIFLN, PRPGRPH, HWINLT, FWINLT, FWINLTSKIP
-    case 1, 3, 5, 13, 21, 23, 25: return .panBack
+    case (0, 1), (0, 3), (0, 5), (0, 13), (0, 21), (0, 23), (0, 25): return .panBack
     // TOP, TOP_LEFT
-    case 9, 11: return .first
+    case (0, 9), (0, 11): return .first
     // BOT, BOT_LEFT
-    case 10, 12: return .last
-    default: return .other(name: "command \(argument)")
+    case (0, 10), (0, 12): return .last
+    default: break
     }
+    if let described {
+      let command = described.command.lowercased()
+      // Only a block's commands (a routing key's cell, a character) carry an argument.
+      return .other(name: block == 0 ? command : "\(command) \(described.argument)")
+    }
+    if block == routeBlock { return .other(name: "route \(argument)") }
+    return .other(name: "command \(block == 0 ? argument : block >> 16)")
   }
 }

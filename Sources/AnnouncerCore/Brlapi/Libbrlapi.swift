@@ -34,6 +34,9 @@ struct Libbrlapi: @unchecked Sendable {
   let readKeyWithTimeout: @convention(c) (Handle, Int32, UnsafeMutablePointer<UInt64>) -> Int32
   let errorLocation: @convention(c) () -> UnsafeMutablePointer<brlapi_error_t>?
   let strerrorR: @convention(c) (UnsafePointer<brlapi_error_t>?, UnsafeMutablePointer<CChar>?, Int) -> Int
+  /// `brlapi_describeKeyCode`, which names a key as brltty does; optional, so that a
+  /// library without it still shows flashes (keys are then named by number).
+  let describeKeyCode: (@convention(c) (UInt64, UnsafeMutablePointer<brlapi_describedKeyCode_t>) -> Int32)?
 
   /// The library, loaded once; `nil` when it is not installed.
   static let shared: Libbrlapi? = load()
@@ -86,12 +89,16 @@ struct Libbrlapi: @unchecked Sendable {
       dlclose(library)
       return nil
     }
+    let describeKeyCode = symbol(
+      "brlapi_describeKeyCode",
+      as: (@convention(c) (UInt64, UnsafeMutablePointer<brlapi_describedKeyCode_t>) -> Int32).self)
     return Libbrlapi(
       getHandleSize: getHandleSize, openConnection: openConnection,
       closeConnection: closeConnection, setExceptionHandler: setExceptionHandler,
       enterTtyModeWithPath: enterTtyModeWithPath, leaveTtyMode: leaveTtyMode,
       getDisplaySize: getDisplaySize, setParameter: setParameter, write: write,
-      readKeyWithTimeout: readKeyWithTimeout, errorLocation: errorLocation, strerrorR: strerrorR)
+      readKeyWithTimeout: readKeyWithTimeout, errorLocation: errorLocation, strerrorR: strerrorR,
+      describeKeyCode: describeKeyCode)
   }
 
   /// The calling thread's last BrlAPI error, as libbrlapi words it.
@@ -100,6 +107,15 @@ struct Libbrlapi: @unchecked Sendable {
     var buffer = [CChar](repeating: 0, count: 256)
     _ = strerrorR(error, &buffer, buffer.count)
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// brltty's own name of the command `code` carries and its argument, such as `("HOME", 0)`
+  /// or `("ROUTE", 3)`; `nil` when libbrlapi cannot describe it.
+  func describe(_ code: UInt64) -> (command: String, argument: UInt32)? {
+    guard let describeKeyCode else { return nil }
+    var description = brlapi_describedKeyCode_t()
+    guard describeKeyCode(code, &description) == 0, let command = description.command else { return nil }
+    return (String(cString: command), description.argument)
   }
 
   /// The calling thread's last BrlAPI error number (`BRLAPI_ERROR_*`).

@@ -19,8 +19,6 @@ public final class Announcer: Sendable {
     case speech(SpeechEvent)
     case accepted(SubmissionID, MessageID)
     case failed(SubmissionID)
-    case timer
-    case turnTaken(AnnouncementID, request: Int)
     case cancelAll(CheckedContinuation<Void, Never>)
     case whenIdle(CheckedContinuation<Void, Never>)
     case whenRoom(below: Int, CheckedContinuation<Void, Never>)
@@ -36,10 +34,11 @@ public final class Announcer: Sendable {
   public let defaultTimeout: Duration
   /// Where it speaks, for messages to people, such as speech-dispatcher's address
   /// when it was made by ``speechd(address:appName:defaultTimeout:maxWaiting:environment:whenTurnsUnavailable:)``;
-  /// `nil` for a backend given to ``init(backend:clock:defaultTimeout:timing:maxWaiting:turns:)``.
+  /// `nil` for a backend given to ``init(backend:clock:defaultTimeout:timing:maxWaiting:turns:summaryWording:)``.
   public let speechService: String?
 
-  private let inputs: Inbox<Input>
+  /// The loop that owns the queue.
+  private let loop: ActionLoop<DriverLoop>
   private let backend: any SpeechBackend
   /// Whether the backend still answers, as the loop last found.
   private let backendAnswers = BackendAnswers()
@@ -47,8 +46,6 @@ public final class Announcer: Sendable {
   private let lastID = Mutex(0)
   /// Relays the backend's events into the loop's inputs.
   private let forwarder: Task<Void, Never>
-  /// The loop that owns the queue.
-  private let loop: Task<Void, Never>
 
   /// Creates an announcer that speaks through `backend`.
   ///
@@ -60,33 +57,38 @@ public final class Announcer: Sendable {
   ///   - maxWaiting: turns on flood control (see `AnnouncementQueue`): at most this
   ///     many announcements wait; `nil` lets the queue grow.
   ///   - turns: the speaking turn shared with other announcers; by default there are none.
+  ///   - summaryWording: the words of flood control's summary; English by default.
   public convenience init<C: Clock>(
     backend: some SpeechBackend, clock: C = ContinuousClock(),
     defaultTimeout: Duration = Announcement.defaultRetryTimeout,
     timing: AnnouncerTiming = AnnouncerTiming(), maxWaiting: Int? = nil,
-    turns: some SpeakingTurns = AlwaysYourTurn()
+    turns: some SpeakingTurns = AlwaysYourTurn(), summaryWording: SummaryWording = .english
   ) where C.Duration == Duration {
     self.init(
       backend: backend, clock: clock, defaultTimeout: defaultTimeout, timing: timing,
-      maxWaiting: maxWaiting, turns: turns, speechService: nil)
+      maxWaiting: maxWaiting, turns: turns, speechService: nil, summaryWording: summaryWording)
   }
 
   init<C: Clock>(
     backend: some SpeechBackend, clock: C, defaultTimeout: Duration, timing: AnnouncerTiming,
-    maxWaiting: Int?, turns: some SpeakingTurns, speechService: String?
+    maxWaiting: Int?, turns: some SpeakingTurns, speechService: String?,
+    summaryWording: SummaryWording = .english
   ) where C.Duration == Duration {
     self.backend = backend
     self.defaultTimeout = defaultTimeout
     self.speechService = speechService
-    let inputs = Inbox<Input>()
     let (operationStream, operations) = AsyncStream.makeStream(of: BackendOperation.self)
-    self.inputs = inputs
-    let time = TimeSource(clock)
     let subscribers = self.subscribers
     let backendAnswers = self.backendAnswers
-
-    let forwarder = Task {
-      for await event in backend.events { inputs.send(.speech(event)) }
+    let loop = ActionLoop<DriverLoop>(time: TimeSource(clock), turns: turns) {
+      DriverLoop(
+        queue: AnnouncementQueue(timing: timing, maxWaiting: maxWaiting, summaryWording: summaryWording),
+        operations: operations,
+        publish: subscribers.publish, backendAnswers: backendAnswers)
+    }
+    self.loop = loop
+    forwarder = Task {
+      for await event in backend.events { loop.send(.speech(event)) }
     }
     // Performs backend operations one at a time, in order; it ends by itself once the
     // loop has finished the operations stream.
@@ -96,9 +98,9 @@ public final class Announcer: Sendable {
         case .say(let request, let submission):
           do {
             let id = try await backend.say(request)
-            inputs.send(.accepted(submission, id))
+            loop.send(.accepted(submission, id))
           } catch {
-            inputs.send(.failed(submission))
+            loop.send(.failed(submission))
           }
         case .cancel(let done):
           await backend.cancelAll()
@@ -106,24 +108,10 @@ public final class Announcer: Sendable {
         }
       }
     }
-    let loop = Task {
-      var driver = DriverLoop(
-        queue: AnnouncementQueue(timing: timing, maxWaiting: maxWaiting), time: time,
-        inputs: inputs, operations: operations, turns: turns, publish: subscribers.publish,
-        backendAnswers: backendAnswers)
-      // Everything that has arrived is taken in one go: one wake-up per batch.
-      while let batch = await inputs.next() {
-        for input in batch { driver.handle(input) }
-      }
-      driver.finish()
-      operations.finish()
-    }
-    self.forwarder = forwarder
-    self.loop = loop
   }
 
   deinit {
-    inputs.finish()
+    loop.finish()
   }
 
   /// Queues `text` and waits for its final outcome.
@@ -150,7 +138,7 @@ public final class Announcer: Sendable {
     let id = takeID()
     let admitted = admitted(announcement)
     return await withCheckedContinuation { continuation in
-      if !inputs.send(.enqueue(id, admitted, continuation)) {
+      if !loop.send(.enqueue(id, admitted, continuation)) {
         continuation.resume(returning: .gaveUp(.cancelled))
       }
     }
@@ -160,7 +148,7 @@ public final class Announcer: Sendable {
   @discardableResult
   public func enqueue(_ announcement: Announcement) -> AnnouncementID {
     let id = takeID()
-    inputs.send(.enqueue(id, admitted(announcement), nil))
+    loop.send(.enqueue(id, admitted(announcement), nil))
     return id
   }
 
@@ -180,7 +168,7 @@ public final class Announcer: Sendable {
   /// Returns once every queued announcement has its outcome.
   public func waitUntilIdle() async {
     await withCheckedContinuation { continuation in
-      if !inputs.send(.whenIdle(continuation)) { continuation.resume() }
+      if !loop.send(.whenIdle(continuation)) { continuation.resume() }
     }
   }
 
@@ -191,7 +179,7 @@ public final class Announcer: Sendable {
   /// instead, however fast its input arrives.
   public func waitUntilQueued() async {
     await withCheckedContinuation { continuation in
-      if !inputs.send(.whenQueued(continuation)) { continuation.resume() }
+      if !loop.send(.whenQueued(continuation)) { continuation.resume() }
     }
   }
 
@@ -201,7 +189,7 @@ public final class Announcer: Sendable {
   /// the queue, however fast its input arrives.
   public func waitForRoom(below limit: Int) async {
     await withCheckedContinuation { continuation in
-      if !inputs.send(.whenRoom(below: limit, continuation)) {
+      if !loop.send(.whenRoom(below: limit, continuation)) {
         continuation.resume()
       }
     }
@@ -212,10 +200,10 @@ public final class Announcer: Sendable {
   /// Returns once speech-dispatcher has been told to cancel, or after `bound`
   /// when it does not answer.
   public func cancelAll(waitingAtMost bound: Duration = .seconds(1)) async {
-    let inputs = self.inputs
+    let loop = self.loop
     _ = await Deadline.wait(atMost: bound) {
       await withCheckedContinuation { continuation in
-        if !inputs.send(.cancelAll(continuation)) { continuation.resume() }
+        if !loop.send(.cancelAll(continuation)) { continuation.resume() }
       }
     }
   }
@@ -226,12 +214,12 @@ public final class Announcer: Sendable {
   /// One that an announcement already found not answering is not waited for at all: its
   /// close is queued behind the call it never answered.
   public func close(waitingAtMost bound: Duration = .seconds(2)) async {
-    inputs.finish()
     let loop = self.loop
+    loop.finish()
     let backend = self.backend
     let answers = backendAnswers.value
     _ = await Deadline.wait(atMost: answers ? bound : .zero) {
-      await loop.value
+      await loop.closed()
       await backend.close()
     }
     forwarder.cancel()

@@ -3,7 +3,7 @@ import FoundationEssentials
 extension Announcer {
   /// Connects to speech-dispatcher and returns an announcer that speaks through it.
   ///
-  /// This is ``SpeechdSpeaker/connect(address:appName:defaultTimeout:maxWaiting:environment:whenTurnsUnavailable:)``
+  /// This is ``SpeechdSpeaker/connect(address:appName:defaultTimeout:maxWaiting:environment:whenTurnsUnavailable:summaryWording:)``
   /// without the daemon's lists of modules and voices; see there for the parameters.
   ///
   /// - Throws: ``SpeechdConnectError`` with a sentence for people when no connection can be made.
@@ -43,16 +43,18 @@ public struct SpeechdSpeaker: Sendable {
   ///     SSH, a socket forwarded from the user's own machine, then the user's default socket.
   ///   - appName: the client name speech-dispatcher shows.
   ///   - defaultTimeout: the retry window for announcements that give none.
-  ///   - maxWaiting: turns on flood control; see ``Announcer/init(backend:clock:defaultTimeout:timing:maxWaiting:turns:)``.
+  ///   - maxWaiting: turns on flood control; see ``Announcer/init(backend:clock:defaultTimeout:timing:maxWaiting:turns:summaryWording:)``.
   ///   - environment: where `SPEECHD_ADDRESS`, `SSH_CONNECTION` and `XDG_RUNTIME_DIR` are read.
   ///   - whenTurnsUnavailable: called once when turns cannot be taken (the directory of
   ///     the turns is not a private one of ours); the announcer then speaks without them.
+  ///   - summaryWording: the words of flood control's summary; English by default.
   /// - Throws: ``SpeechdConnectError`` with a sentence for people when no connection can be made.
   public static func connect(
     address: String? = nil, appName: String = "announce",
     defaultTimeout: Duration = Announcement.defaultRetryTimeout, maxWaiting: Int? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    whenTurnsUnavailable: (TurnsUnavailable) -> Void = { _ in }
+    whenTurnsUnavailable: (TurnsUnavailable) -> Void = { _ in },
+    summaryWording: SummaryWording = .english
   ) async throws(SpeechdConnectError) -> SpeechdSpeaker {
     // Turns are ordered by when each process started, so the moment is taken before connecting.
     let startedAt = SharedSpeakingTurns.wallClockNow()
@@ -69,7 +71,8 @@ public struct SpeechdSpeaker: Sendable {
       backend: backend, clock: ContinuousClock(), defaultTimeout: defaultTimeout,
       timing: AnnouncerTiming(), maxWaiting: maxWaiting, turns: turns,
       speechService: backend.address.description
-        + (backend.isForwardedOverSSH ? ", forwarded over SSH from your own machine" : ""))
+        + (backend.isForwardedOverSSH ? ", forwarded over SSH from your own machine" : ""),
+      summaryWording: summaryWording)
     return SpeechdSpeaker(announcer: announcer, lists: SpeechdLists(address: backend.address))
   }
 }

@@ -75,12 +75,18 @@ package struct AnnouncementQueue: Sendable {
   /// How many were dropped since the last summary was spoken.
   private var skippedSinceSummary = 0
   private var lastSummaryID = 0
+  private let summaryWording: SummaryWording
 
-  /// Creates an empty queue; `maxWaiting` turns on flood control.
-  package init(timing: AnnouncerTiming = AnnouncerTiming(), maxWaiting: Int? = nil) {
+  /// Creates an empty queue; `maxWaiting` turns on flood control, whose summary is said
+  /// in `summaryWording`.
+  package init(
+    timing: AnnouncerTiming = AnnouncerTiming(), maxWaiting: Int? = nil,
+    summaryWording: SummaryWording = .english
+  ) {
     precondition(maxWaiting.map { $0 >= 1 } ?? true, "At least one announcement may wait.")
     self.timing = timing
     self.maxWaiting = maxWaiting
+    self.summaryWording = summaryWording
   }
 
   /// Whether nothing is in flight or waiting.
@@ -221,8 +227,9 @@ package struct AnnouncementQueue: Sendable {
     lastSummaryID -= 1
     var voice = next.voice
     voice.spell = false
+    voice.language = summaryWording.language ?? voice.language
     let summary = Announcement(
-      count == 1 ? "1 message skipped" : "\(count) messages skipped", priority: next.priority,
+      summaryWording.sentence(count), priority: next.priority,
       retryTimeout: next.retryTimeout, voice: voice)
     return (AnnouncementID(lastSummaryID), summary)
   }

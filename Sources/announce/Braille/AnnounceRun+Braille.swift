@@ -6,7 +6,9 @@ extension AnnounceRun {
   /// libbrlapi is never loaded). With `--braille`, a display that cannot be reached is
   /// said in one line and the speech goes ahead without it.
   ///
-  /// - Throws: with `--braille-only`, the service-unavailable failure naming the BrlAPI host.
+  /// - Throws: with `--braille-only`, the service-unavailable failure naming the BrlAPI
+  ///   host, after recording the TEXTs as missed, so that `replay` can show them later:
+  ///   a hook's or a tmux alert's text was gone for good.
   func openBraille() async throws(RunFailure) -> BrailleFlasher? {
     guard request.braille.mode != .off else { return nil }
     switch await brailleService.flasher(
@@ -14,7 +16,10 @@ extension AnnounceRun {
     {
     case .success(let flasher): return flasher
     case .failure(let unavailable):
-      if request.braille.mode == .only { throw .serviceUnavailable(unavailable.message) }
+      if request.braille.mode == .only {
+        recordUnheard(because: .unreachable)
+        throw .serviceUnavailable(unavailable.message)
+      }
       terminal.error(unavailable.message)
       return nil
     }
@@ -29,17 +34,17 @@ extension AnnounceRun {
   func showBrailleOnly(on flasher: BrailleFlasher) async -> RunResult {
     let sinks = self.sinks()
     let terminal = self.terminal
-    let failures = Mutex<[GiveUpReason: Int]>([:])
+    let summary = Mutex(RunSummary())
+    let rule = DeliveryRule(mode: request.braille.mode)
     let channel = BrailleChannel(flasher: flasher, sinks: sinks, terminal: terminal) {
       id, text, outcome, time in
+      if let failure = rule.failure(of: .braille(outcome)) { summary.withLock { $0.count(failure) } }
       var event = AnnouncerEvent(announcement: id, text: text, attempt: 1, time: time, kind: .queued)
       switch outcome {
       case .shown(let duration), .acknowledged(let duration):
         event.kind = .spoken(duration: duration)
       case .notShown(let failure):
-        let reason = Self.giveUpReason(for: failure)
-        event.kind = .gaveUp(reason)
-        failures.withLock { $0[reason, default: 0] += 1 }
+        event.kind = .gaveUp(Self.recordedReason(for: failure))
         if failure == .outOfTime {
           terminal.error(
             "Not delivered: \"\(EventDescription.shortened(text))\": its timeout ran out before it could be read at the braille pace; raise --timeout, or --braille-pace."
@@ -48,15 +53,10 @@ extension AnnounceRun {
       }
       for sink in sinks { sink.record(event) }
     }
-    let (endings, ending) = AsyncStream.makeStream(of: RunResult.self, bufferingPolicy: .bufferingOldest(1))
-    let signals = await self.signals.armed { signal in
-      await channel.cancel()
-      ending.yield(.interrupted(signal))
-    }
-    defer { signals.disarm() }
     let lines = inputLines()
     let limit = request.braille.limit
-    Task {
+    let request = self.request
+    return await RunDriver(signals: signals).run(channels: [channel]) {
       var count = 0
       for await line in lines where SpeakableText.hasSpeech(line.text) {
         count += 1
@@ -72,24 +72,19 @@ extension AnnounceRun {
         channel.show(text, for: id, withSpeech: false, limit: limit)
       }
       _ = await channel.finish()
-      if signals.received == nil {
-        ending.yield(.finished(RunSummary(failureCounts: failures.withLock { $0 })))
-      }
+      return summary.withLock { $0 }
     }
-    var first = endings.makeAsyncIterator()
-    guard let result = await first.next() else {
-      preconditionFailure("the endings of a run never finish without one")
-    }
-    return result
   }
 
-  /// The speech's reason that stands for a braille failure, with the same meaning for
-  /// the exit status: a display that cannot be reached is the service unavailable (69).
-  static func giveUpReason(for failure: BrailleFailure) -> GiveUpReason {
+  /// The reason the history's record format has for a braille failure, until that
+  /// format has braille outcomes of its own. The exit status does not come from it: the
+  /// ``DeliveryRule`` counts the braille failure itself.
+  static func recordedReason(for failure: BrailleFailure) -> GiveUpReason {
     switch failure {
     case .unavailable, .displayLost: .disconnected
     case .notAnswering: .notAnswering
     case .outOfTime: .interruptedOutOfTime
+    case .skipped: .dropped
     case .speechFailed, .cancelled: .cancelled
     }
   }

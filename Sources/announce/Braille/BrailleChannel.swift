@@ -9,7 +9,7 @@ import Synchronization
 /// speech, in the same order. What happens on the display goes to the run's other sinks:
 /// a key that said the message was read becomes their `acknowledged`, and a display that
 /// went away is said in one line, once.
-final class BrailleChannel: EventSink {
+final class BrailleChannel: EventSink, StoppableChannel {
   /// Shows the flashes.
   let flasher: BrailleFlasher
   private let sinks: [any EventSink]
@@ -121,8 +121,18 @@ final class BrailleChannel: EventSink {
     return outcomes
   }
 
+  /// Gives the display back while the process is stopped (Control-Z).
+  func suspend() async {
+    await flasher.suspend()
+  }
+
+  /// Shows the flash still due again once the process continues.
+  func resume() async {
+    flasher.resume()
+  }
+
   /// Ends every flash and gives the display back at once, then closes: for a signal.
-  func cancel() async {
+  func stop() async {
     await flasher.cancelAll()
     await flasher.close()
     await reporter.value

@@ -12,19 +12,26 @@ extension AnnounceRequest {
     /// until it has been read at the pace.
     var limit: Duration?
 
+    /// The flash limit a retry timeout of `timeout` gives: 0 is speech's "no retry" and
+    /// never shortens a flash (it made every braille-only flash fail after 20 ms).
+    static func limit(forTimeout timeout: Duration?) -> Duration? {
+      guard let timeout, timeout > .zero else { return nil }
+      return timeout
+    }
+
     /// The braille a run started without options has: `ANNOUNCE_BRAILLE`, as the shell
     /// hooks, tmux alerts and `replay` inherit it.
     ///
     /// - Throws: the usage error of a value that is not on, only or off.
     init(environment: [String: String], limit: Duration? = nil) throws {
       mode = try BrailleOptions.mode(environment: environment)
-      self.limit = limit
+      self.limit = Self.limit(forTimeout: limit)
     }
 
     init(mode: BrailleMode = .off, timing: BrailleTiming = BrailleTiming(), limit: Duration? = nil) {
       self.mode = mode
       self.timing = timing
-      self.limit = limit
+      self.limit = Self.limit(forTimeout: limit)
     }
   }
 }

@@ -138,12 +138,7 @@ struct AnnounceRun {
   }
 
   /// Feeds every input line to `announcer` until the input ends, or until a signal
-  /// cancels our speech; whichever comes first is the result.
-  ///
-  /// A signal claims the ending as it arrives, so the session, which then ends because its
-  /// speech was cancelled, leaves the result to the signal; a signal that arrives after
-  /// the session ended changes nothing. The session is not waited for after a signal:
-  /// it may be blocked reading standard input, and the process exits with the result.
+  /// cancels our speech; the ``RunDriver`` decides which comes first.
   private func speak(
     with announcer: Announcer, catalog: VoiceCatalog?, defaults: Announcement, braille: BrailleFlasher?
   ) async -> RunResult {
@@ -157,29 +152,20 @@ struct AnnounceRun {
     let session = AnnounceSession(
       announcer: announcer, defaults: defaults, catalog: catalog,
       sinks: sinks + (channel.map { [$0] } ?? []), terminal: terminal)
-    let (endings, ending) = AsyncStream.makeStream(of: RunResult.self, bufferingPolicy: .bufferingOldest(1))
-    let signals = await self.signals.armed { signal in
-      await session.cancelAll()
-      await channel?.cancel()
-      recorder?.writeHeld()
-      ending.yield(.interrupted(signal))
-    }
-    defer { signals.disarm() }
     let lines = inputLines()
     let format: InputOptions.Format =
       if case .standardInput(let format) = request.input { format } else { .lines }
     let ssml = request.defaults.isSSML
-    Task {
+    let recorder = self.recorder
+    let channels: [any StoppableChannel] = [session] + (channel.map { [$0] } ?? [])
+    let result = await RunDriver(signals: signals).run(channels: channels) {
       let summary = await session.run(lines, format: format, ssml: ssml)
       // With speech, the braille never changes the status: only that the display is given back.
       _ = await channel?.finish()
       recorder?.writeHeld()
-      if signals.received == nil { ending.yield(.finished(summary)) }
+      return summary
     }
-    var first = endings.makeAsyncIterator()
-    guard let result = await first.next() else {
-      preconditionFailure("the endings of a run never finish without one")
-    }
+    if case .interrupted = result { recorder?.writeHeld() }
     return result
   }
 
@@ -208,7 +194,7 @@ struct AnnounceRun {
   /// The sentences that sum up a finished run: a lost speech-dispatcher, and how many
   /// announcements flood control dropped.
   private func sumUp(_ summary: RunSummary, service: String?) {
-    if summary.failures.contains(.disconnected) {
+    if summary.failures.contains(.speech(.disconnected)) {
       terminal.failure(
         "speech-dispatcher at \(service ?? "its address") went away and did not come back in time; "
           + "start it again, and read its log in ~/.cache/speech-dispatcher/log if it keeps stopping.",

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// This is the glue between the command's options and the library: it does no
 /// speech decisions of its own.
-final class AnnounceSession: Sendable {
+final class AnnounceSession: StoppableChannel {
   private let announcer: Announcer
   private let defaults: Announcement
   private let sinks: [any EventSink]
@@ -17,7 +17,9 @@ final class AnnounceSession: Sendable {
   private let started: ContinuousClock.Instant
   /// The task that reports events; a signal waits for it, so that the outcomes of the
   /// cancelled announcements are written before the process exits.
-  private let reporting = Mutex<Task<[GiveUpReason: Int], Never>?>(nil)
+  private let reporting = Mutex<Task<RunSummary, Never>?>(nil)
+  /// What delivered means: speech heard to the end.
+  private let rule = DeliveryRule(mode: .on)
 
   /// - Parameters:
   ///   - announcer: speaks the announcements.
@@ -46,12 +48,13 @@ final class AnnounceSession: Sendable {
     let events = announcer.events()
     let sinks = self.sinks
     let terminal = self.terminal
+    let rule = self.rule
     let reporter = Task {
-      var failures: [GiveUpReason: Int] = [:]
+      var summary = RunSummary()
       for await event in events {
         for sink in sinks { sink.record(event) }
         if case .gaveUp(let reason) = event.kind {
-          failures[reason, default: 0] += 1
+          if let failure = rule.failure(of: .speech(.gaveUp(reason))) { summary.count(failure) }
           // Dropped ones are summed up at the end instead of one line each.
           if reason == .dropped { continue }
           // Those given up along with an earlier one that found the speech service
@@ -67,7 +70,7 @@ final class AnnounceSession: Sendable {
             "Not delivered: \"\(EventDescription.shortened(event.text))\"\(along): \(reason.causeAndFix).")
         }
       }
-      return failures
+      return summary
     }
     reporting.withLock { $0 = reporter }
     var rejected = 0
@@ -93,13 +96,15 @@ final class AnnounceSession: Sendable {
     }
     await announcer.waitUntilIdle()
     await announcer.close()
-    return RunSummary(failureCounts: await reporter.value, rejectedLines: rejected)
+    var summary = await reporter.value
+    summary.rejectedLines = rejected
+    return summary
   }
 
   /// Gives up everything and cancels our speech, then waits until every outcome has
   /// been reported; for signals. Closing the announcer ends its events, so the wait
   /// is bounded by ``Announcer/close(waitingAtMost:)``.
-  func cancelAll() async {
+  func stop() async {
     await announcer.cancelAll()
     await announcer.close()
     let reporter = reporting.withLock { $0 }

@@ -41,7 +41,9 @@ enum ExitStatus {
     return order.first(where: statuses.contains) ?? success
   }
 
-  /// The status of a finished run: service trouble first, then bad input, then undelivered.
+  /// The status of a finished run: service trouble first (speech-dispatcher, the audio
+  /// output, or the braille display, whichever channel the ``DeliveryRule`` required),
+  /// then bad input, then undelivered.
   private static func of(_ summary: RunSummary) -> Int32 {
     let reasons = summary.failures
     if reasons.contains(where: \.meansServiceUnavailable) { return serviceUnavailable }

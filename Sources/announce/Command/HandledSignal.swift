@@ -9,6 +9,9 @@ enum HandledSignal: CaseIterable, Sendable {
   case hangUp
   /// SIGINT: Control-C.
   case interrupt
+  /// SIGQUIT: Control-\\. Without a handler, the Swift runtime prints a crash report of
+  /// some 70 lines for it and the run went on to the end of its flash with status 0.
+  case quit
   /// SIGTERM: `kill`, or a service manager stopping the process.
   case terminate
 
@@ -17,6 +20,7 @@ enum HandledSignal: CaseIterable, Sendable {
     switch self {
     case .hangUp: SIGHUP
     case .interrupt: SIGINT
+    case .quit: SIGQUIT
     case .terminate: SIGTERM
     }
   }
@@ -26,6 +30,7 @@ enum HandledSignal: CaseIterable, Sendable {
     switch self {
     case .hangUp: "SIGHUP"
     case .interrupt: "SIGINT"
+    case .quit: "SIGQUIT"
     case .terminate: "SIGTERM"
     }
   }

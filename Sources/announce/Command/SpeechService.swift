@@ -22,7 +22,8 @@ struct SpeechdService: SpeechService {
     let speechd = try await SpeechdSpeaker.connect(
       address: request.connection.address, appName: request.connection.appName,
       defaultTimeout: request.defaults.retryTimeout, maxWaiting: request.maxQueue,
-      environment: request.connection.environment, whenTurnsUnavailable: whenTurnsUnavailable)
+      environment: request.connection.environment, whenTurnsUnavailable: whenTurnsUnavailable,
+      summaryWording: SpokenLanguage(for: request).floodSummary)
     return (speechd.announcer, speechd.lists)
   }
 }

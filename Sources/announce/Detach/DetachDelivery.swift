@@ -12,7 +12,10 @@ extension AnnounceRun {
   /// The connection is left open for the process's exit to close: a polite goodbye
   /// would cost round trips of the latency that `--detach` exists to save.
   func detach(passing watched: WatchedProcess?) async throws(RunFailure) -> RunResult {
-    let client = watched == nil ? try await reachSpeechd() : nil
+    // Braille alone needs no speech-dispatcher (a deafblind user may have none), and a
+    // run that waits for a process connects only when it has ended.
+    let needsSpeech = watched == nil && request.braille.mode != .only
+    let client = needsSpeech ? try await reachSpeechd() : nil
     // The child has no standard error, so a log it cannot write is said here, and the
     // delivery goes on without it.
     if let problem = request.outcomes.history?.problem() { terminal.error(problem) }

@@ -61,8 +61,16 @@ struct Doctor: AsyncParsableCommand {
       if !self.report { terminal.standardOutput(json ? line.json : line.sentence) }
     }
     for line in SettingsCheck(environment: environment).run() { report(line) }
+    let braille = BrailleCheck.mode(environment: environment)
+    // Braille alone needs no speech-dispatcher: its checks are information only, and no
+    // test sentence is spoken to a user who may have no speech at all.
+    func reportSpeech(_ line: DoctorLine) {
+      var line = line
+      if braille == .only, line.finding == .speechUnavailable { line.finding = .notInUse }
+      report(line)
+    }
     let found = AddressCheck(explicit: address, environment: environment).run()
-    report(found.line)
+    reportSpeech(found.line)
     if let chosen = found.address {
       let check = DaemonCheck(address: chosen, isForwarded: found.isForwarded)
       // The daemon's own bound, and a little for a connect the kernel holds up.
@@ -72,8 +80,10 @@ struct Doctor: AsyncParsableCommand {
         await check.run()
       }
       let (daemonLine, answer) = answered ?? (Self.notAnswering(at: chosen), .unavailable)
-      report(daemonLine)
-      if answer == .unavailable {
+      reportSpeech(daemonLine)
+      if braille == .only {
+        report(SpokenTestCheck.brailleOnly)
+      } else if answer == .unavailable {
         report(SpokenTestCheck.skipped)
       } else {
         // Leaves time for the checks after it, the sound check above all.
@@ -92,7 +102,7 @@ struct Doctor: AsyncParsableCommand {
         }
       }
     }
-    report(
+    reportSpeech(
       SoundCheck(environment: environment, bound: { deadline.share(SoundCheck.answerBound) }).run())
     report(ShellHookCheck(environment: environment).run())
     if let socket = TmuxCheck.socket(environment: environment) {
@@ -110,7 +120,6 @@ struct Doctor: AsyncParsableCommand {
       report(
         await DoctorDeadline.runBlocking(within: bound) { check.run() } ?? check.notAnswering(within: bound))
     }
-    let braille = BrailleCheck.mode(environment: environment)
     if braille != .off {
       let check = BrailleCheck(mode: braille, environment: environment)
       let bound = deadline.share(BrailleCheck.answerBound)

@@ -6,7 +6,7 @@ import Glibc
 /// bounds, as any announcement, and its real outcome.
 struct SpokenTestCheck {
   /// What is said.
-  static let sentence = "This is the announce doctor test."
+  static let sentence = Wording.marked("This is the announce doctor test.")
 
   /// How long the whole check may take, connecting included, before the sentence is
   /// cancelled: a broken audio output takes about 3.5 s to be found (BEGIN, a progress
@@ -68,7 +68,13 @@ struct SpokenTestCheck {
     let started = ContinuousClock.now
     let (toSpeak, bound) = (spoken, self.bound)
     let outcome = await withTaskGroup(of: Outcome?.self) { group in
-      group.addTask { await announcer.announce(toSpeak) }
+      // In the language the user's speech uses: their language setting, or the locale's.
+      let language = SpokenLanguage(
+        explicit: toSpeak.voice.language, voiceName: toSpeak.voice.voiceName, environment: environment)
+      var test = toSpeak
+      test.text = language.wording.localized(Self.sentence)
+      if let asked = language.voiceLanguage { test.voice.language = asked }
+      group.addTask { [test] in await announcer.announce(test) }
       group.addTask {
         try? await Task.sleep(for: bound)
         return nil
@@ -200,6 +206,13 @@ struct SpokenTestCheck {
   }
 
   /// The line when check 2 found the daemon not answering.
+  /// With `ANNOUNCE_BRAILLE=only`: announcements go to the display alone.
+  static let brailleOnly = DoctorLine(
+    check: "speech", finding: .notInUse,
+    sentence:
+      "No test sentence was spoken, because ANNOUNCE_BRAILLE=only shows announcements on the braille display alone."
+  )
+
   static let skipped = DoctorLine(
     check: "speech", finding: .skipped,
     sentence: "No test sentence was spoken, because speech-dispatcher does not answer.")

@@ -104,13 +104,22 @@ struct HistoryCommand: ParsableCommand {
     missed: Bool, since: String?, anything: Bool, errorLines: Int = 0, path: String
   ) -> String {
     guard anything else {
-      guard errorLines > 0 else { return "Nothing is recorded yet in \(path)." }
+      guard errorLines > 0 else {
+        return localized("Nothing is recorded yet in {path}.").replacingBytes(of: "{path}", with: path)
+      }
       let lines = errorLines == 1 ? "1 error line" : "\(errorLines) error lines"
       let none = missed ? "No announcement was missed" : "No announcement is recorded"
       return "\(none): \(path) holds no announcement, only \(lines) of runs that failed as a whole."
     }
-    let span = since.flatMap(seconds(in:)).map { " in the last " + SpokenDuration.text(seconds: $0) } ?? ""
-    return missed ? "No announcement was missed\(span)." : "No announcement was recorded\(span)."
+    guard let span = since.flatMap(seconds(in:)).map({ SpokenDuration.text(seconds: $0, in: .printed) })
+    else {
+      return missed ? localized("No announcement was missed.") : localized("No announcement was recorded.")
+    }
+    return
+      (missed
+      ? localized("No announcement was missed in the last {duration}.")
+      : localized("No announcement was recorded in the last {duration}.")).replacingBytes(
+        of: "{duration}", with: span)
   }
 
   /// The seconds in a duration, as ``DurationText`` reads it; `nil` when it is not one.
@@ -123,15 +132,19 @@ enum HistoryWords {
   /// "2 minutes ago, not heard (interrupted): Build failed."
   static func line(for record: HistoryRecord, now: Double) -> String {
     let when =
-      record.seconds.map { SpokenDuration.text(seconds: max(0, now - $0)) + " ago" } ?? "at an unknown time"
+      record.seconds.map {
+        localized("{duration} ago").replacingBytes(
+          of: "{duration}", with: SpokenDuration.text(seconds: max(0, now - $0), in: .printed))
+      } ?? localized("at an unknown time")
     return "\(when), \(outcome(of: record)): \(shown(record.text ?? "", ssml: record.ssml ?? false))"
   }
 
   /// "heard", "not heard (interrupted)", "heard on replay".
   static func outcome(of record: HistoryRecord) -> String {
-    let replay = record.replays == nil ? "" : " on replay"
-    if record.wasHeard { return "heard" + replay }
-    return "not heard" + replay + " (\(reason(record.reason ?? "")))"
+    let replayed = record.replays != nil
+    if record.wasHeard { return replayed ? localized("heard on replay") : localized("heard") }
+    return (replayed ? localized("not heard on replay ({reason})") : localized("not heard ({reason})"))
+      .replacingBytes(of: "{reason}", with: reason(record.reason ?? ""))
   }
 
   /// A reason of the log in a few words.

@@ -78,10 +78,14 @@ struct ReplayCommand: AsyncParsableCommand {
     let relay = await ReplaySignals.armed(from: signals)
     defer { relay.disarmAll() }
     guard !chosen.isEmpty else {
-      let sentence = Self.nothing(in: history, last: last, now: Date().timeIntervalSince1970)
-      terminal.standardOutput(sentence)
+      let now = Date().timeIntervalSince1970
+      terminal.standardOutput(Self.nothing(in: history, last: last, now: now, in: .printed))
+      let spoken = SpokenLanguage(environment: sounding)
       if aloud,
-        var request = try? AnnounceRequest.hook(speaking: sentence, soundIcon: nil, environment: sounding)
+        var request = try? spoken.applied(
+          to: AnnounceRequest.hook(
+            speaking: Self.nothing(in: history, last: last, now: now, in: spoken.wording), soundIcon: nil,
+            environment: sounding))
       {
         // Said, not recorded: a sentence about the history is no part of it.
         request.outcomes = AnnounceRequest.Outcomes(quiet: quiet)
@@ -92,8 +96,10 @@ struct ReplayCommand: AsyncParsableCommand {
     let waiting = history.toReplay(last: last, isRunning: History.isRunning).count
     if !last, waiting > chosen.count {
       terminal.error(
-        "Replaying the newest \(chosen.count) of \(waiting) missed announcements; "
-          + "announce replay again speaks the older ones, and announce history --missed lists them.")
+        localized(
+          "Replaying the newest {count} of {total} missed announcements; announce replay again speaks the older ones, and announce history --missed lists them."
+        ).replacingBytes(of: "{count}", with: String(chosen.count)).replacingBytes(
+          of: "{total}", with: String(waiting)))
     }
     var results: [RunResult] = []
     for record in chosen {
@@ -133,20 +139,29 @@ struct ReplayCommand: AsyncParsableCommand {
   }
 
   /// The one sentence when there is nothing to replay.
-  static func nothing(in history: History, last: Bool, now: Double) -> String {
-    func ago(_ seconds: Double) -> String { SpokenDuration.text(seconds: max(0, now - seconds)) + " ago" }
+  static func nothing(
+    in history: History, last: Bool, now: Double, in wording: Wording = .english
+  ) -> String {
+    func ago(_ message: String, _ seconds: Double) -> String {
+      wording.localized(message)
+        .replacingBytes(
+          of: "{duration}", with: SpokenDuration.text(seconds: max(0, now - seconds), in: wording))
+    }
     if last, history.outcomes.contains(where: { $0.announcementKey != nil }) {
       return "The last announcement is being replayed by another announce replay already, "
         + "so it is not spoken twice."
     }
     if last || history.outcomes.isEmpty {
-      return "Nothing was announced since the history began, so there is nothing to replay."
+      return wording.localized(
+        "Nothing was announced since the history began, so there is nothing to replay.")
     }
-    if let replay = history.lastReplay { return "Nothing was missed since the last replay, \(ago(replay))." }
+    if let replay = history.lastReplay {
+      return ago(Wording.marked("Nothing was missed since the last replay, {duration} ago."), replay)
+    }
     if let first = history.outcomes.first?.seconds {
-      return "Nothing was missed since the history began, \(ago(first))."
+      return ago(Wording.marked("Nothing was missed since the history began, {duration} ago."), first)
     }
-    return "Nothing was missed."
+    return wording.localized("Nothing was missed.")
   }
 
   /// `environment` without the variables that set how announcements sound, so that a

@@ -56,24 +56,34 @@ enum EventDescription {
   static func line(for event: AnnouncerEvent) -> String {
     var what: String
     switch event.kind {
-    case .queued: what = "queued"
+    case .queued: what = localized("queued")
     case .attempt:
       what =
-        event.parts > 1
-        ? "attempt \(event.attempt) at part \(event.part) of \(event.parts)" : "attempt \(event.attempt)"
+        (event.parts > 1
+        ? localized("attempt {attempt} at part {part} of {parts}") : localized("attempt {attempt}"))
+        .replacingBytes(of: "{attempt}", with: String(event.attempt))
+        .replacingBytes(of: "{part}", with: String(event.part)).replacingBytes(
+          of: "{parts}", with: String(event.parts))
       if let resumeAt = event.resumeAt {
         let rest = String(event.text.unicodeScalars.dropFirst(resumeAt))
-        what += ", resuming at \"\(shortened(rest, to: 40))\""
+        what += localized(", resuming at \"{text}\"").replacingBytes(
+          of: "{text}", with: shortened(rest, to: 40))
       }
-    case .begin: what = "speaking"
-    case .mark(let name): what = "reached mark \(name)"
-    case .interrupted: what = "interrupted"
-    case .waitingForQuiet: what = "waiting for quiet"
-    case .waitingForConnection: what = "connection lost, waiting for speech-dispatcher to come back"
-    case .waitingForTurn: what = "waiting while another announce speaks"
-    case .merged(let into): what = "same as announcement \(into), which is still waiting; merged into it"
-    case .spoken(let duration): what = "spoken after \(EventJSON.seconds(duration, decimals: 2)) seconds"
-    case .gaveUp(let reason): what = "gave up: \(reason.explanation)"
+    case .begin: what = localized("speaking")
+    case .mark(let name): what = localized("reached mark {name}").replacingBytes(of: "{name}", with: name)
+    case .interrupted: what = localized("interrupted")
+    case .waitingForQuiet: what = localized("waiting for quiet")
+    case .waitingForConnection:
+      what = localized("connection lost, waiting for speech-dispatcher to come back")
+    case .waitingForTurn: what = localized("waiting while another announce speaks")
+    case .merged(let into):
+      what = localized("same as announcement {id}, which is still waiting; merged into it")
+        .replacingBytes(of: "{id}", with: String(describing: into))
+    case .spoken(let duration):
+      what = localized("spoken after {seconds} seconds")
+        .replacingBytes(of: "{seconds}", with: EventJSON.seconds(duration, decimals: 2))
+    case .gaveUp(let reason):
+      what = localized("gave up: {reason}").replacingBytes(of: "{reason}", with: reason.explanation)
     }
     return "\(EventJSON.seconds(event.time, decimals: 2)) s: \"\(shortened(event.text))\": \(what)"
   }

@@ -43,7 +43,8 @@ struct HookFinished: AsyncParsableCommand {
       seconds: Double(milliseconds) / 1000,
       pipeStatus: pipeStatus.split(separator: " ").compactMap { Int32($0) })
     let settings = HookSettings(environment: environment)
-    guard let sentence = HookMessage.sentence(for: finished, settings: settings) else { return }
+    let wording = SpokenLanguage(environment: environment).wording
+    guard let sentence = HookMessage.sentence(for: finished, settings: settings, in: wording) else { return }
     try await HookSpeech.speak(
       sentence, soundIcon: settings.icon(forStatus: status), hook: "The shell hook", environment: environment)
   }

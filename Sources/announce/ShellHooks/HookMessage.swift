@@ -27,9 +27,9 @@ struct HookSettings: Equatable {
   /// Programs whose commands are never announced.
   var ignored = HookSettings.defaultIgnored
   /// The sentence for status 0, with `{command}`, `{status}` and `{duration}`.
-  var successFormat = "{command} finished after {duration}"
+  var successFormat = Wording.marked("{command} finished after {duration}")
   /// The sentence for any other status.
-  var failureFormat = "{command} failed with status {status} after {duration}"
+  var failureFormat = Wording.marked("{command} failed with status {status} after {duration}")
   /// Whether a command stopped with Control-C (status 130) is announced.
   var announcesInterrupted = false
   /// The sound icon played before the sentence for status 0, so a listener knows at once.
@@ -105,10 +105,13 @@ enum HookMessage {
   /// The status of a job stopped with Control-Z: 128 plus SIGTSTP. It has not finished.
   static let suspendedStatus: Int32 = 148
   /// How the command is named when the shell could not tell its text.
-  static let unknownCommand = "the command"
+  static let unknownCommand = Wording.marked("the command")
 
-  /// The sentence to speak for `command`, or `nil` when it is not announced.
-  static func sentence(for command: FinishedCommand, settings: HookSettings) -> String? {
+  /// The sentence to speak for `command`, or `nil` when it is not announced, in the
+  /// language of `wording`. A format of the user's own is in no catalog and stays as it is.
+  static func sentence(
+    for command: FinishedCommand, settings: HookSettings, in wording: Wording = .english
+  ) -> String? {
     guard command.seconds >= settings.minimumSeconds else { return nil }
     if command.status == suspendedStatus { return nil }
     if command.status == interruptedStatus && !settings.announcesInterrupted { return nil }
@@ -121,13 +124,13 @@ enum HookMessage {
     if command.status != 0, command.pipeStatus.count > 1 {
       shortName = words.failedPartName(pipeStatus: command.pipeStatus) ?? shortName
     }
-    let name = shortName.isEmpty ? unknownCommand : shortName
-    let format = command.status == 0 ? settings.successFormat : settings.failureFormat
+    let name = shortName.isEmpty ? wording.localized(unknownCommand) : shortName
+    let format = wording.localized(command.status == 0 ? settings.successFormat : settings.failureFormat)
     let sentence =
       format
       .replacingBytes(of: "{command}", with: name)
       .replacingBytes(of: "{status}", with: String(command.status))
-      .replacingBytes(of: "{duration}", with: SpokenDuration.text(seconds: command.seconds))
+      .replacingBytes(of: "{duration}", with: SpokenDuration.text(seconds: command.seconds, in: wording))
     // A command's name keeps its case; "the command" starts a sentence like any word.
     return shortName.isEmpty ? sentence.capitalizedFirst : sentence
   }

@@ -23,8 +23,8 @@ enum HookSpeech {
     let result: RunResult
     let preamble = failurePreamble(hook: hook, sentence: sentence, environment: environment)
     do {
-      var request = try AnnounceRequest.hook(
-        speaking: sentence, soundIcon: soundIcon, environment: environment)
+      var request = try SpokenLanguage(environment: environment).applied(
+        to: AnnounceRequest.hook(speaking: sentence, soundIcon: soundIcon, environment: environment))
       request.outcomes.failurePreamble = preamble
       result = await AnnounceRun(request).result()
     } catch {

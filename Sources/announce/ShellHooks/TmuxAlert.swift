@@ -63,7 +63,7 @@ struct TmuxAlert: AsyncParsableCommand {
     }
     let sentence = TmuxAlertSentence.text(
       kind: kind, index: index, windowName: windowName,
-      session: sessions > 1 ? session : nil)
+      session: sessions > 1 ? session : nil, in: SpokenLanguage(environment: environment).wording)
     try await HookSpeech.speak(sentence, hook: "The tmux hook", environment: environment)
   }
 
@@ -80,15 +80,6 @@ struct TmuxAlert: AsyncParsableCommand {
 /// A tmux alert that `announce init tmux` speaks.
 enum TmuxAlertKind: String, ExpressibleByArgument, CaseIterable {
   case bell, activity, silence
-
-  /// The word that starts the sentence, as tmux's own messages say it.
-  var word: String {
-    switch self {
-    case .bell: "Bell"
-    case .activity: "Activity"
-    case .silence: "Silence"
-    }
-  }
 }
 
 /// The sentence of a tmux alert: "Bell in window 3, build."
@@ -99,9 +90,11 @@ enum TmuxAlertSentence {
 
   /// The sentence for `kind` in window `index` named `windowName`, naming `session` when
   /// it is given (the server has several).
-  static func text(kind: TmuxAlertKind, index: Int, windowName: String, session: String?) -> String {
-    var text = "\(kind.word) in window \(index)"
-    if let session = session.map(spoken), !session.isEmpty { text += " of session \(session)" }
+  static func text(
+    kind: TmuxAlertKind, index: Int, windowName: String, session: String?, in wording: Wording = .english
+  ) -> String {
+    let session = session.map(spoken).flatMap { $0.isEmpty ? nil : $0 }
+    var text = TmuxAlertWords(wording: wording).place(of: kind, index: index, session: session)
     let name = spoken(windowName)
     if !name.isEmpty { text += ", " + name }
     if let last = text.last, ".!?".contains(last) { return text }

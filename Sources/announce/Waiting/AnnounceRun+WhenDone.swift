@@ -99,7 +99,11 @@ extension AnnounceRun {
       }
       var speaking = request
       speaking.whenDone = nil
-      if speaking.texts.isEmpty { speaking.input = .texts([process.sentence(endedAt: time)]) }
+      if speaking.texts.isEmpty {
+        let language = SpokenLanguage(for: speaking)
+        speaking = language.applied(to: speaking)
+        speaking.input = .texts([process.sentence(endedAt: time, in: language.wording)])
+      }
       return .ended(speaking)
     }
   }

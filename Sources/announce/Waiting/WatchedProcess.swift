@@ -116,11 +116,17 @@ final class WatchedProcess: Sendable {
   var spokenName: String { name.map { "\(pid), \($0)," } ?? "\(pid)" }
 
   /// The default announcement for its end at `ended`, on `CLOCK_BOOTTIME`: "Process
-  /// 1234, make, finished after 2 minutes 5 seconds." Its exit status is not known.
-  func sentence(endedAt ended: Duration) -> String {
-    let subject = "Process \(spokenName) finished"
-    guard let started else { return subject + "." }
-    return subject + " after " + SpokenDuration.text(seconds: (ended - started).seconds) + "."
+  /// 1234, make, finished after 2 minutes 5 seconds." Its exit status is not known. In
+  /// the language of `wording`; English by default.
+  func sentence(endedAt ended: Duration, in wording: Wording = .english) -> String {
+    guard let started else {
+      return wording.localized("Process {process} finished.").replacingBytes(
+        of: "{process}", with: spokenName)
+    }
+    return wording.localized("Process {process} finished after {duration}.")
+      .replacingBytes(of: "{process}", with: spokenName)
+      .replacingBytes(
+        of: "{duration}", with: SpokenDuration.text(seconds: (ended - started).seconds, in: wording))
   }
 
   /// Calls `ended` with the time, on `CLOCK_BOOTTIME`, once the process has ended (it

@@ -22,55 +22,28 @@ final class StoppingRelay: Sendable {
     self.path = path
     unlink(path)
     listener = try CommandTests.listeningSocket(at: path, backlog: 16)
-    let listener = self.listener
-    Thread { [self] in
-      while true {
-        let client = accept(listener, nil, nil)
-        guard client >= 0 else { return }
-        let upstream = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard CommandTests.withAddress(of: daemonSocket, { connect(upstream, $0, $1) }) == 0 else {
-          Glibc.close(client)
-          Glibc.close(upstream)
-          continue
-        }
-        sockets.withLock { $0 += [client, upstream] }
-        Thread { self.pump(from: client, to: upstream, stopping: daemon, at: Array(trigger.utf8)) }.start()
-        Thread { self.pump(from: upstream, to: client, stopping: nil, at: []) }.start()
-      }
-    }.start()
+    RelayPump.acceptClients(on: listener, connectingTo: daemonSocket) { [self] client, upstream in
+      sockets.withLock { $0 += [client, upstream] }
+      Thread { self.pump(from: client, to: upstream, stopping: daemon, at: Array(trigger.utf8)) }.start()
+      Thread { self.pump(from: upstream, to: client, stopping: nil, at: []) }.start()
+    }
   }
 
   /// Copies bytes until either end closes; stops `daemon` before passing on `trigger`.
   private func pump(from source: Int32, to destination: Int32, stopping daemon: pid_t?, at trigger: [UInt8]) {
-    var buffer = [UInt8](repeating: 0, count: 65_536)
     var seen: [UInt8] = []
-    while true {
-      let count = read(source, &buffer, buffer.count)
-      guard count > 0 else { break }
-      if let daemon, !hasStopped {
-        seen += buffer[0..<count]
-        if seen.firstRange(of: trigger) != nil {
-          stopped.store(true, ordering: .releasing)
-          kill(daemon, SIGSTOP)
-        }
-      }
-      var sent = 0
-      while sent < count {
-        let written = buffer[sent..<count].withUnsafeBytes {
-          send(destination, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-        }
-        guard written > 0 else { return }
-        sent += written
+    RelayPump.copy(from: source, to: destination) { block in
+      guard let daemon, !hasStopped else { return }
+      seen += block
+      if seen.firstRange(of: trigger) != nil {
+        stopped.store(true, ordering: .releasing)
+        kill(daemon, SIGSTOP)
       }
     }
-    shutdown(destination, Int32(SHUT_WR))
   }
 
   /// Stops relaying: every connection is shut down and the socket removed.
   func close() {
-    shutdown(listener, Int32(SHUT_RDWR))
-    Glibc.close(listener)
-    for socket in sockets.withLock({ $0 }) { shutdown(socket, Int32(SHUT_RDWR)) }
-    unlink(path)
+    RelayPump.close(listener: listener, sockets: sockets.withLock { $0 }, path: path)
   }
 }

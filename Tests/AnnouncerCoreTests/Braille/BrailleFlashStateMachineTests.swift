@@ -106,6 +106,50 @@ import Testing
     #expect(m.speechFinished(.gaveUp(.disconnected), now: .zero) == [.finish(.notShown(.speechFailed))])
   }
 
+  /// A flood: flood control dropped (or merged) the speech of a flash still waiting
+  /// behind others, so it is never shown; before, every line of the flood was flashed.
+  @Test func speechThatFloodControlDroppedIsNeverFlashed() {
+    var waiting = BrailleFlashStateMachine("line 7", timing: timing, withSpeech: true)
+    #expect(waiting.speechFinished(.gaveUp(.dropped), now: .zero) == [.finish(.notShown(.skipped))])
+    var inLine = BrailleFlashStateMachine("line 8", timing: timing, withSpeech: true)
+    _ = inLine.start(now: .zero)
+    _ = inLine.turnBusy(now: .zero)
+    #expect(
+      inLine.speechFinished(.gaveUp(.dropped), now: .seconds(1)) == [
+        .releaseTurn, .finish(.notShown(.skipped)),
+      ])
+  }
+
+  /// One already on the display stays its time: the reader may be reading it.
+  @Test func aShownFlashWhoseSpeechWasDroppedKeepsItsTime() {
+    var (m, _) = shown("Saved", withSpeech: true)
+    #expect(m.speechFinished(.gaveUp(.dropped), now: .seconds(1)) == [])
+    #expect(m.deadline == .seconds(5))
+  }
+
+  /// A huge line is cut to what is read in the longest flash time: it held the display for hours.
+  @Test func aHugeTextIsCutToTheLongestFlashTime() {
+    var capped = timing
+    capped.longestFlash = .seconds(10)
+    let text = String(repeating: "word ", count: 100_000)
+    var m = BrailleFlashStateMachine(text, timing: capped, withSpeech: false)
+    _ = m.start(now: .zero)
+    _ = m.turnTaken(now: .zero)
+    _ = m.displayReady(cells: 20, now: .zero)
+    var now = Duration.zero
+    var windows = 1
+    while let deadline = m.deadline, m.outcome == nil {
+      now = deadline
+      windows += m.tick(now: now).filter { if case .write = $0 { true } else { false } }.count
+    }
+    // 100 words a minute is 10 cells a second: 100 cells in 10 s, five windows of 20 and the mark.
+    #expect(m.outcome == .shown(duration: now))
+    #expect(now <= .seconds(13), "held \(now)")
+    #expect(windows <= 7, "\(windows) windows")
+    #expect(capped.cut("short text") == "short text")
+    #expect(capped.cut(String(repeating: "x", count: 150)).hasSuffix(" …"))
+  }
+
   // MARK: Panning by time
 
   @Test func aLongTextIsPannedByTimeAtThePaceAndEveryWordReachesTheDisplay() {

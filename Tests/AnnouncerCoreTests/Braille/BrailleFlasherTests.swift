@@ -4,68 +4,22 @@ import Testing
 
 @testable import AnnouncerCore
 
-/// A braille display that records what it is asked to do, as BrlAPI requests would
-/// reach brltty, and lets a test press keys or lose the connection.
-final class ScriptedBrailleDisplay: BrailleDisplay {
-  private struct State {
-    var calls: [String] = []
-    var waiters: [(count: Int, continuation: CheckedContinuation<[String], Never>)] = []
-  }
-
-  let address = "BrlAPI host :test"
-  let inputs: AsyncStream<BrailleDisplayInput>
-  private let input: AsyncStream<BrailleDisplayInput>.Continuation
-  private let state = Mutex(State())
-  private let cells: Result<Int, BrailleUnavailable>
-
-  init(cells: Result<Int, BrailleUnavailable> = .success(20)) {
-    self.cells = cells
-    (inputs, input) = AsyncStream.makeStream(of: BrailleDisplayInput.self)
-  }
-
-  func press(_ key: BrailleKey) { input.yield(.key(key)) }
-  func lose() { input.yield(.lost) }
-
-  /// The calls so far, once there are at least `count`.
-  func calls(atLeast count: Int) async -> [String] {
-    await withCheckedContinuation { continuation in
-      let ready = state.withLock { state -> [String]? in
-        if state.calls.count >= count { return state.calls }
-        state.waiters.append((count, continuation))
-        return nil
-      }
-      if let ready { continuation.resume(returning: ready) }
-    }
-  }
-
-  private func record(_ call: String) {
-    let ready = state.withLock { state -> [(CheckedContinuation<[String], Never>, [String])] in
-      state.calls.append(call)
-      let calls = state.calls
-      let due = state.waiters.filter { $0.count <= calls.count }
-      state.waiters.removeAll { $0.count <= calls.count }
-      return due.map { ($0.continuation, calls) }
-    }
-    for (continuation, calls) in ready { continuation.resume(returning: calls) }
-  }
-
-  func enterTtyMode() async -> Result<Int, BrailleUnavailable> {
-    record("enter")
-    return cells
-  }
-  func setPriority(_ priority: UInt32) async { record("priority \(priority)") }
-  func write(_ text: String) async { record("write \(text)") }
-  func leaveTtyMode() async { record("leave") }
-  func close() async {
-    record("close")
-    input.finish()
-  }
-}
-
 /// The flasher driven with a manual clock and a scripted display: no sleeps.
 @Suite struct BrailleFlasherTests {
   let timing = BrailleTiming(wordsPerMinute: 100, minimumFlash: .seconds(5))
   let takeAndShow = ["enter", "priority 70"]
+
+  /// A flasher on a scripted display with a manual clock, once `text` is on the display.
+  func shownAlone(
+    _ text: String
+  ) async -> (ManualClock, ScriptedBrailleDisplay, BrailleFlasher, BrailleFlashID) {
+    let clock = ManualClock()
+    let display = ScriptedBrailleDisplay()
+    let flasher = BrailleFlasher(display: display, clock: clock, timing: timing)
+    let flash = flasher.show(text, withSpeech: false)
+    _ = await display.calls(atLeast: 3)
+    return (clock, display, flasher, flash)
+  }
   let giveBack = ["priority 0", "write ", "leave"]
 
   @Test func flashesAreShownOneAfterAnotherInOrderAndTheDisplayIsGivenBackAfterEach() async {
@@ -119,6 +73,21 @@ final class ScriptedBrailleDisplay: BrailleDisplay {
     clock.advance(by: .seconds(8))
     flasher.speechFinished(flash, outcome: .spoken(attempts: 1, duration: .seconds(8)))
     #expect(await flasher.outcome(of: flash) == .shown(duration: .seconds(8)))
+    await flasher.close()
+  }
+
+  /// Control-Z: the display is given back in the release order while the flash is kept,
+  /// and taken again with the same window when the process continues.
+  @Test func suspendingGivesTheDisplayBackAndResumingShowsTheSameWindowAgain() async {
+    let (clock, display, flasher, flash) = await shownAlone("Build failed")
+    await flasher.suspend()
+    #expect(display.calls == takeAndShow + ["write Build failed", "priority 0", "write ", "leave"])
+    flasher.resume()
+    #expect(
+      await display.calls(atLeast: 9).suffix(3) == ["enter", "priority 70", "write Build failed"])
+    await clock.waitForSleeper(until: .seconds(5))
+    clock.advance(by: .seconds(5))
+    #expect(await flasher.outcome(of: flash) == .shown(duration: .seconds(5)))
     await flasher.close()
   }
 

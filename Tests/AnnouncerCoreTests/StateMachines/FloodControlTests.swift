@@ -118,6 +118,32 @@ import Testing
     #expect(submissions(next).map(\.0.text) == ["1 message skipped"])
   }
 
+  /// The words come from the program, in the language it gives; the library has no catalogs.
+  @Test func theSummaryIsSaidInTheWordingGivenAndItsLanguage() throws {
+    let french = SummaryWording(language: "fr") { "\($0) messages ignorés" }
+    var queue = TurnGrantingQueue(timing: AnnouncerTiming(), maxWaiting: 1, summaryWording: french)
+    let voice = VoiceOptions(language: "de", voiceName: nil)
+    let first = queue.enqueue(Announcement("a", voice: voice), id: AnnouncementID(1), now: .zero)
+    for index in 2...4 {
+      _ = queue.enqueue(Announcement("x\(index)", voice: voice), id: AnnouncementID(index), now: .zero)
+    }
+    let (_, submission) = try #require(submissions(first).first)
+    let (summary, _) = try #require(submissions(hear(submission, as: 10, in: &queue, now: .seconds(1))).first)
+    #expect(summary.text == "2 messages ignorés")
+    #expect(summary.voice.language == "fr")
+    var kept = TurnGrantingQueue(
+      timing: AnnouncerTiming(), maxWaiting: 1, summaryWording: SummaryWording { "\($0) übersprungen" })
+    let start = kept.enqueue(Announcement("a", voice: voice), id: AnnouncementID(1), now: .zero)
+    for index in 2...3 {
+      _ = kept.enqueue(Announcement("x\(index)", voice: voice), id: AnnouncementID(index), now: .zero)
+    }
+    let (_, keptSubmission) = try #require(submissions(start).first)
+    let (keptSummary, _) = try #require(
+      submissions(hear(keptSubmission, as: 10, in: &kept, now: .seconds(1))).first)
+    #expect(keptSummary.text == "1 übersprungen")
+    #expect(keptSummary.voice.language == "de")
+  }
+
   @Test func announcementsMergedIntoADroppedOneAreDroppedAndCounted() throws {
     var queue = TurnGrantingQueue(timing: AnnouncerTiming(), maxWaiting: 2)
     var actions = queue.enqueue(Announcement("a"), id: AnnouncementID(1), now: .zero)

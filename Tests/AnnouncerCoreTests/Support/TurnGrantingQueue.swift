@@ -9,8 +9,8 @@ struct TurnGrantingQueue {
   typealias Action = AnnouncementQueue.Action
   private var queue: AnnouncementQueue
 
-  init(timing: AnnouncerTiming, maxWaiting: Int? = nil) {
-    queue = AnnouncementQueue(timing: timing, maxWaiting: maxWaiting)
+  init(timing: AnnouncerTiming, maxWaiting: Int? = nil, summaryWording: SummaryWording = .english) {
+    queue = AnnouncementQueue(timing: timing, maxWaiting: maxWaiting, summaryWording: summaryWording)
   }
 
   var isIdle: Bool { queue.isIdle }

@@ -1,0 +1,63 @@
+/// The one owner of a run's ending, after swift-service-lifecycle's `ServiceGroup`: it
+/// arms the signals, starts the delivery, and decides the one ending, the first of the
+/// delivery finishing (the input ended and every channel is done) or a signal. On a
+/// signal, every channel is stopped before the result is returned, so our speech is
+/// cancelled and the braille display given back before the process exits.
+///
+/// No channel races the others on its own: a new channel is one more entry in
+/// `channels`.
+struct RunDriver {
+  /// Where the signals come from.
+  let signals: any SignalSource
+
+  /// Runs `delivery` until it sums up, or until a signal stops every one of `channels`;
+  /// whichever comes first is the result.
+  ///
+  /// A signal claims the ending as it arrives, so the delivery, which then ends because
+  /// its channels were stopped, leaves the result to the signal; a signal that arrives
+  /// after the delivery ended changes nothing. The delivery is not waited for after a
+  /// signal: it may be blocked reading standard input, and the process exits with the result.
+  func run(
+    channels: [any StoppableChannel], delivery: @escaping @Sendable () async -> RunSummary
+  ) async -> RunResult {
+    let (endings, ending) = AsyncStream.makeStream(of: RunResult.self, bufferingPolicy: .bufferingOldest(1))
+    let signals = await self.signals.armed { signal in
+      // In order, speech first: a stopped brltty must not delay the speech's cancel,
+      // and the speech's outcomes reach the display's channel before it closes.
+      for channel in channels { await channel.stop() }
+      ending.yield(.interrupted(signal))
+    }
+    defer { signals.disarm() }
+    // Control-Z: what is held is given back before the process stops, and taken again
+    // when it continues.
+    let suspension = await SuspendTrap.armed(
+      whenStopping: { for channel in channels { await channel.suspend() } },
+      whenContinued: { for channel in channels { await channel.resume() } })
+    defer { suspension.disarm() }
+    Task {
+      let summary = await delivery()
+      if signals.received == nil { ending.yield(.finished(summary)) }
+    }
+    var first = endings.makeAsyncIterator()
+    guard let result = await first.next() else {
+      preconditionFailure("the endings of a run never finish without one")
+    }
+    return result
+  }
+}
+
+/// A delivery channel of a run as the ``RunDriver`` sees it: something a signal stops.
+protocol StoppableChannel: Sendable {
+  /// Gives up everything at once, cancelling what is under way and giving back what is
+  /// held, and returns once every outcome has been reported.
+  func stop() async
+  /// Gives back what it holds for a while (Control-Z), returning once it has.
+  func suspend() async
+  /// Takes back what ``suspend()`` gave back.
+  func resume() async
+}
+
+extension StoppableChannel {
+  func suspend() async {}
+  func resume() async {}
+}

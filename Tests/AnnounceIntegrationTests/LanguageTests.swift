@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+extension SpeakingTests {
+  /// announce's own sentences in the user's language, with the voice asked for the same
+  /// language, as speech-dispatcher's protocol shows (issue #38).
+  @Suite struct Languages: RealStackTest {
+    let stack: TestStack
+    init() throws { stack = try TestStack.shared.get() }
+
+    /// The environment of a client under `locale` whose commands `recorder` keeps.
+    func environment(
+      locale: String, through recorder: ProtocolRecorder, state: String
+    ) throws
+      -> [String: String]
+    {
+      var environment = try TestLanguages.environment(
+        stack.clientEnvironment(["XDG_STATE_HOME": state]), locale: locale
+      ).filter { !$0.key.hasPrefix("ANNOUNCE_") }
+      environment["SPEECHD_ADDRESS"] = "unix_socket:" + recorder.path
+      return environment
+    }
+
+    func freshState() -> String {
+      NSTemporaryDirectory() + "announce-languages-\(getpid())-\(UUID().uuidString.prefix(8))"
+    }
+
+    /// The `SET self LANGUAGE` commands in what was sent.
+    func languagesSet(_ recorder: ProtocolRecorder) -> [String] {
+      recorder.commands.components(separatedBy: "\r\n").filter {
+        $0.uppercased().hasPrefix("SET SELF LANGUAGE ")
+      }
+      .map { String($0.dropFirst("SET self LANGUAGE ".count)) }
+    }
+
+    /// The texts of the `spoken` records in the log under `state`.
+    func spokenTexts(state: String) -> [String] {
+      let text = (try? String(contentsOfFile: state + "/announce/log.jsonl", encoding: .utf8)) ?? ""
+      return text.split(separator: "\n").compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+      }.filter { $0["event"] as? String == "spoken" }.compactMap { $0["text"] as? String }
+    }
+
+    @Test func theBashHookSpeaksAGermanSentenceWithAGermanVoiceUnderAGermanLocale() throws {
+      let recorder = try ProtocolRecorder(daemonSocket: String(stack.address.dropFirst("unix_socket:".count)))
+      defer { recorder.close() }
+      let state = freshState()
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      var environment = try environment(locale: "de_DE.UTF-8", through: recorder, state: state)
+      environment["ANNOUNCE_MIN_SECONDS"] = "1"
+      let session = try ShellSession(
+        .bash, setup: ["eval \"$(\"$ANNOUNCE\" init bash)\""], environment: environment)
+      defer { session.close() }
+      #expect(session.waitUntilReady(), "bash showed no prompt: \(session.screen())")
+      #expect(session.waitForPrompt { session.type("sleep 1.2") })
+      func spoken() -> [String] {
+        session.logEntries().filter { $0["event"] as? String == "spoken" }.compactMap {
+          $0["text"] as? String
+        }
+      }
+      #expect(session.wait(timeout: 20) { !spoken().isEmpty }, "\(session.logEntries())")
+      #expect(spoken() == ["sleep 1.2 ist fertig, Laufzeit 1 Sekunde"])
+      #expect(languagesSet(recorder) == ["de"], "\(recorder.commands)")
+    }
+
+    @Test func languageFrenchMakesTheFloodSummaryFrench() throws {
+      let recorder = try ProtocolRecorder(daemonSocket: String(stack.address.dropFirst("unix_socket:".count)))
+      defer { recorder.close() }
+      let state = freshState()
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      let result = try Command.run(
+        Command.announce, ["--json", "--language", "fr", "--max-queue", "1", "--rate", "100"],
+        environment: environment(locale: "C", through: recorder, state: state),
+        input: (1...30).map { "ligne \($0)\n" }.joined())
+      let spoken = result.standardOutput.split(separator: "\n").compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+      }.filter { $0["event"] as? String == "spoken" }.compactMap { $0["text"] as? String }
+      let summaries = spoken.filter { $0.hasSuffix(" messages ignorés") || $0.hasSuffix(" message ignoré") }
+      #expect(!summaries.isEmpty, "\(spoken)")
+      #expect(!spoken.contains { $0.hasSuffix("skipped") }, "\(spoken)")
+      #expect(Set(languagesSet(recorder)) == ["fr"], "\(recorder.commands.prefix(2000))")
+    }
+
+    /// What `announce hook-finished` for `make`, ended with `status` after 2 minutes 5
+    /// seconds, logs as spoken under `locale`, and the languages it set.
+    func hookFinished(status: Int32, locale: String) throws -> (spoken: [String], languages: [String]) {
+      let recorder = try ProtocolRecorder(daemonSocket: String(stack.address.dropFirst("unix_socket:".count)))
+      defer { recorder.close() }
+      let state = freshState()
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      let result = try Command.run(
+        Command.announce,
+        ["hook-finished", "--status", String(status), "--milliseconds", "125000", "--", "make"],
+        environment: environment(locale: locale, through: recorder, state: state))
+      #expect(result.status == 0, "\(result.standardError)")
+      return (spokenTexts(state: state), languagesSet(recorder))
+    }
+
+    @Test func aLocaleWithNoCatalogSpeaksEnglishWithTheLanguageEnglish() throws {
+      let (spoken, languages) = try hookFinished(status: 2, locale: "it_IT.UTF-8")
+      #expect(spoken == ["make failed with status 2 after 2 minutes 5 seconds"])
+      #expect(languages == ["en"])
+    }
+
+    @Test func theCLocaleSaysTodaysSentenceAndLeavesTheLanguageAlone() throws {
+      let (spoken, languages) = try hookFinished(status: 0, locale: "C")
+      #expect(spoken == ["make finished after 2 minutes 5 seconds"])
+      #expect(languages.isEmpty)
+    }
+  }
+}
+
+/// Lines printed for a person follow the locale; `LANG=C` prints today's English.
+@Suite struct PrintedLanguageTests {
+  func run(_ arguments: [String], locale: String) throws -> (Command.Result, state: String) {
+    let state = NSTemporaryDirectory() + "announce-printed-\(getpid())-\(UUID().uuidString.prefix(8))"
+    var environment = try TestLanguages.environment(ProcessInfo.processInfo.environment, locale: locale)
+      .filter { !$0.key.hasPrefix("ANNOUNCE_") }
+    environment["XDG_STATE_HOME"] = state
+    return (try Command.run(Command.announce, arguments, environment: environment), state)
+  }
+
+  @Test func historyAndReplayPrintInTheLocalesLanguage() throws {
+    let (history, state) = try run(["history"], locale: "de_DE.UTF-8")
+    defer { try? FileManager.default.removeItem(atPath: state) }
+    #expect(history.status == 0, "\(history.standardError)")
+    #expect(history.standardOutput == "In \(state)/announce/log.jsonl ist noch nichts aufgezeichnet.\n")
+    let (replay, _) = try run(["replay"], locale: "fr_FR.UTF-8")
+    #expect(
+      replay.standardOutput
+        == "Rien n'a été annoncé depuis le début de l'historique, il n'y a donc rien à rejouer.\n")
+    let (plain, cState) = try run(["history"], locale: "C")
+    #expect(plain.standardOutput == "Nothing is recorded yet in \(cState)/announce/log.jsonl.\n")
+  }
+}
