@@ -20,7 +20,10 @@ import Testing
     "ANNOUNCE_IGNORE", "ANNOUNCE_FORMAT_OK", "ANNOUNCE_FORMAT_FAIL", "ANNOUNCE_SHELL_HOOK",
   ]
 
-  @Test(arguments: badValues.sorted { $0.key < $1.key })
+  /// In order; a named list, since Swift 6.0.3 crashes on a closure inside `@Test(arguments:)`.
+  static let sortedBadValues = badValues.sorted { $0.key < $1.key }
+
+  @Test(arguments: sortedBadValues)
   func aValueARunCannotUseNamesItsVariableAndIsBroken(variable: String, value: String) {
     let lines = SettingsCheck(environment: ["HOME": "/home/a", variable: value]).run()
     #expect(lines.count == 1, "\(lines.map(\.sentence))")

@@ -90,7 +90,11 @@ import AnnouncerCore
   /// describes them, the guides for people do not.
   static let internalCommands: Set<[String]> = [["hook-finished"], ["tmux-alert"]]
 
-  @Test(arguments: ToolInfo.commands.filter { !internalCommands.contains($0) })
+  /// The commands people type; a named list, since Swift 6.0.3 crashes on a closure inside
+  /// `@Test(arguments:)`.
+  static let typedCommands = ToolInfo.commands.filter { !internalCommands.contains($0) }
+
+  @Test(arguments: typedCommands)
   func theUsageGuideNamesEveryOption(words: [String]) throws {
     let guide = try PackageFile.text("docs/usage.md")
     let info = try ToolInfo.of(words)
