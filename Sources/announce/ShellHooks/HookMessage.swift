@@ -53,7 +53,7 @@ struct HookSettings: Equatable {
       guard let text = environment[name], !text.isEmpty else { return nil }
       return text
     }
-    if let seconds = value("ANNOUNCE_MIN_SECONDS").flatMap(Self.seconds) {
+    if let seconds = value("ANNOUNCE_MIN_SECONDS").flatMap(DurationText.seconds(in:)) {
       minimumSeconds = seconds
     }
     if let text = value("ANNOUNCE_IGNORE") {
@@ -65,10 +65,6 @@ struct HookSettings: Equatable {
     successIcon = value("ANNOUNCE_ICON_OK").flatMap(Self.icon)
     failureIcon = value("ANNOUNCE_ICON_FAIL").flatMap(Self.icon)
   }
-
-  /// The threshold `text` gives, such as `10`, `2.5` or `1m`, in the one duration grammar;
-  /// `nil` when it is none.
-  static func seconds(_ text: String) -> Double? { DurationText.seconds(in: text) }
 
   /// The sound icon `text` names; `nil` when it is not one safe word.
   static func icon(_ text: String) -> String? {
@@ -83,7 +79,7 @@ struct HookSettings: Equatable {
     func check(_ name: String, _ valid: String, _ usable: (String) -> Bool) {
       if let text = environment[name], !text.isEmpty, !usable(text) { found.append((name, valid)) }
     }
-    check("ANNOUNCE_MIN_SECONDS", "a duration, such as 10, 90s or 1m") { seconds($0) != nil }
+    check("ANNOUNCE_MIN_SECONDS", "a duration, such as 10, 90s or 1m") { DurationText.seconds(in: $0) != nil }
     check("ANNOUNCE_ON_INTERRUPT", "1 to announce commands stopped with Control-C, or 0") {
       ["0", "1"].contains($0)
     }
