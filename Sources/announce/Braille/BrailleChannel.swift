@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// It is an ``EventSink`` of the speech, so the display follows the same queue as the
 /// speech, in the same order. What happens on the display goes to the run's other sinks:
-/// a key that said the message was read becomes their `acknowledged`, and a display that
-/// went away is said in one line, once.
+/// a key that said the message was read becomes their `acknowledged`, each flash's
+/// outcome their `flashFinished` as soon as it is known, and a display that went away is
+/// said in one line, once.
 final class BrailleChannel: EventSink, StoppableChannel {
   /// Shows the flashes.
   let flasher: BrailleFlasher
@@ -25,18 +26,19 @@ final class BrailleChannel: EventSink, StoppableChannel {
   private struct Flashes {
     /// The flash of each announcement whose speech has not ended.
     var byAnnouncement: [AnnouncementID: BrailleFlashID] = [:]
-    /// The announcement and text of every flash, for the events.
-    var announcements: [BrailleFlashID: (id: AnnouncementID, text: String)] = [:]
+    /// The announcement and text of every flash not yet ended, for the events.
+    var announcements: [BrailleFlashID: (id: AnnouncementID, text: String, withSpeech: Bool)] = [:]
     /// Every flash, in order, to wait for at the end.
     var all: [BrailleFlashID] = []
   }
 
   /// - Parameters:
   ///   - flasher: the display's flasher.
-  ///   - sinks: where `acknowledged` goes.
+  ///   - sinks: where `acknowledged` and each flash's outcome go.
   ///   - terminal: where a display that went away is said.
   ///   - whenFinished: called with each flash's announcement, text, outcome and time, in
-  ///     order, after its `acknowledged` (`--braille-only` reports its outcomes from here).
+  ///     order, after its `acknowledged` and before the sinks hear of it
+  ///     (`--braille-only` counts its failures from here).
   init(
     flasher: BrailleFlasher, sinks: [any EventSink], terminal: Terminal,
     whenFinished: (@Sendable (AnnouncementID, String, BrailleOutcome, Duration) -> Void)? = nil
@@ -48,15 +50,23 @@ final class BrailleChannel: EventSink, StoppableChannel {
     let book = self.book
     reporter = Task {
       var said = false
+      // The key that said a flash was read comes just before its outcome.
+      var keys: [BrailleFlashID: String] = [:]
       for await event in events {
         switch event.kind {
         case .acknowledged(let key):
-          guard let (id, text) = book.flashes.withLock({ $0.announcements[event.flash] }) else { break }
-          for sink in sinks { sink.acknowledged(id, text: text, key: key, time: event.time) }
+          guard let shown = book.flashes.withLock({ $0.announcements[event.flash] }) else { break }
+          keys[event.flash] = key
+          for sink in sinks { sink.acknowledged(shown.id, text: shown.text, key: key, time: event.time) }
         case .finished(let outcome):
-          if let (id, text) = book.flashes.withLock({ $0.announcements[event.flash] }) {
-            whenFinished?(id, text, outcome, event.time)
-            for sink in sinks { sink.flashEnded(id) }
+          if let shown = book.flashes.withLock({ $0.announcements.removeValue(forKey: event.flash) }) {
+            whenFinished?(shown.id, shown.text, outcome, event.time)
+            let report = FlashReport(
+              id: shown.id, text: shown.text, outcome: outcome, key: keys.removeValue(forKey: event.flash),
+              withSpeech: shown.withSpeech, time: event.time)
+            // At once: no record waits for the end of the run, so a SIGKILL loses at most
+            // what was in flight.
+            for sink in sinks { sink.flashFinished(report) }
           }
           // One line for the run: the rest of the flashes meet the same missing display.
           if let problem = event.problem, !said {
@@ -78,7 +88,7 @@ final class BrailleChannel: EventSink, StoppableChannel {
     book.flashes.withLock { flashes in
       let flash = flasher.show(text, withSpeech: withSpeech, limit: limit)
       if withSpeech { flashes.byAnnouncement[id] = flash }
-      flashes.announcements[flash] = (id, text)
+      flashes.announcements[flash] = (id, text, withSpeech)
       flashes.all.append(flash)
       return flash
     }
