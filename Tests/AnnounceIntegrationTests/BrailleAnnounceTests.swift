@@ -227,6 +227,43 @@ extension SpeakingTests {
       #expect(!missed.standardOutput.contains("speech-dispatcher"), "\(missed.standardOutput)")
     }
 
+    /// Issue #37: braille alone needs no speech-dispatcher for the shell hook, tmux alerts
+    /// or replay. With no brltty, the hook's text is missed with braille's own reason;
+    /// with brltty back and still no daemon, an alert is shown, and replay shows the hook's
+    /// text, after which nothing is missed.
+    @Test func theHookAlertsAndReplayUnderBrailleOnlyNeedNoDaemon() throws {
+      let state = NSTemporaryDirectory() + "announce-braille-\(getpid())-\(UUID().uuidString.prefix(6))"
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      let alone = [
+        "XDG_STATE_HOME": state, "ANNOUNCE_BRAILLE": "only",
+        "SPEECHD_ADDRESS": "unix_socket:/nonexistent/speechd.sock",
+      ]
+      var away = stack.clientEnvironment(alone)
+      away["BRLAPI_HOST"] = ":announce-none-\(getpid())"
+      away["BRLAPI_AUTH"] = "none"
+      let hook = try Command.run(
+        Command.announce,
+        ["hook-finished", "--status", "2", "--milliseconds", "60000", "--", "make", "test"],
+        environment: away)
+      #expect(hook.status == 69, "\(hook.standardError)")
+      let missed = try Command.run(Command.announce, ["history", "--missed"], environment: away)
+      #expect(missed.standardOutput.contains("not shown (no braille display): "), "\(missed.standardOutput)")
+      #expect(missed.standardOutput.contains("make test"), "\(missed.standardOutput)")
+
+      let brltty = try brlttyWithScreenReader()
+      let environment = environment(brltty, alone)
+      let alert = try Command.run(
+        Command.announce, ["tmux-alert", "bell", "--server=4242", "--window=@3", "--index=3", "--", "build"],
+        environment: environment)
+      #expect(alert.status == 0, "\(alert.standardError)")
+      #expect(brltty.shown.contains { $0.contains("Bell in window 3") }, "\(brltty.shown)")
+      let replay = try Command.run(Command.announce, ["replay"], environment: environment)
+      #expect(replay.status == 0, "\(replay.standardError)")
+      #expect(brltty.shown.contains { $0.contains("make test") }, "\(brltty.shown)")
+      let after = try Command.run(Command.announce, ["history", "--missed"], environment: environment)
+      #expect(after.standardOutput == "No announcement was missed.\n", "\(after.standardOutput)")
+    }
+
     /// Issue #37 item 2: braille alone needs no speech-dispatcher, so `--when-done` waits
     /// for the process and then shows the text (it exited 69 at once, waiting for nothing).
     @Test func brailleOnlyWhenDoneWithNoDaemonWaitsThenShowsTheText() throws {
