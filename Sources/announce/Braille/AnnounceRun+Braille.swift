@@ -26,7 +26,9 @@ extension AnnounceRun {
   }
 
   /// `--braille-only`: shows every input line on the display, one after another, without
-  /// speech, and waits until each has been shown for its whole time or acknowledged.
+  /// speech, and waits until each has been shown for its whole time or acknowledged. At
+  /// most `--max-queue` wait for the display: flood control leaves out the oldest and
+  /// shows one summary instead, as speech's does.
   /// speech-dispatcher is never reached.
   ///
   /// Each outcome is braille's own (`shown` or `not-shown`, see ``FlashReport``), which
@@ -36,7 +38,10 @@ extension AnnounceRun {
     let terminal = self.terminal
     let summary = Mutex(RunSummary())
     let rule = DeliveryRule(mode: request.braille.mode)
-    let channel = BrailleChannel(flasher: flasher, sinks: sinks, terminal: terminal) {
+    let floodControl = (maxWaiting: request.maxQueue, wording: SpokenLanguage(for: request).floodSummary)
+    let channel = BrailleChannel(
+      flasher: flasher, sinks: sinks, terminal: terminal, floodControl: floodControl
+    ) {
       _, text, outcome, _ in
       if let failure = rule.failure(of: .braille(outcome)) { summary.withLock { $0.count(failure) } }
       if outcome == .notShown(.outOfTime) {
@@ -48,7 +53,7 @@ extension AnnounceRun {
     let lines = inputLines()
     let limit = request.braille.limit
     let request = self.request
-    return await RunDriver(signals: signals).run(channels: [channel]) {
+    let result = await RunDriver(signals: signals).run(channels: [channel]) {
       var count = 0
       for await line in lines where SpeakableText.hasSpeech(line.text) {
         count += 1
@@ -66,5 +71,7 @@ extension AnnounceRun {
       _ = await channel.finish()
       return summary.withLock { $0 }
     }
+    if case .finished(let summary) = result { sumUp(summary, service: nil) }
+    return result
   }
 }

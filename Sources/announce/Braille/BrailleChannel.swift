@@ -30,22 +30,47 @@ final class BrailleChannel: EventSink, StoppableChannel {
     var announcements: [BrailleFlashID: (id: AnnouncementID, text: String, withSpeech: Bool)] = [:]
     /// Every flash, in order, to wait for at the end.
     var all: [BrailleFlashID] = []
+    /// With flood control (`--braille-only`): the flashes not yet on the display, oldest first.
+    var waiting: [BrailleFlashID] = []
+    /// Flood control's summary waiting ahead of them, and how many it counts.
+    var summary: BrailleFlashID?
+    var skipped = 0
+
+    /// The flash has reached the display, or ended: it no longer waits, and a summary
+    /// that did is no longer added to.
+    mutating func started(_ flash: BrailleFlashID) {
+      if let index = waiting.firstIndex(of: flash) { waiting.remove(at: index) }
+      if flash == summary {
+        summary = nil
+        skipped = 0
+      }
+    }
   }
+
+  /// `--braille-only`'s flood control: the most flashes that wait for the display, and
+  /// the words of the summary shown in place of those left out.
+  private let floodControl: (maxWaiting: Int, wording: SummaryWording)?
 
   /// - Parameters:
   ///   - flasher: the display's flasher.
   ///   - sinks: where `acknowledged` and each flash's outcome go.
   ///   - terminal: where a display that went away is said.
+  ///   - floodControl: with `--braille-only`, the most flashes that may wait for the
+  ///     display (`--max-queue`), and the words of flood control's summary. When more
+  ///     wait, the oldest is left out (`not-shown`, `skipped`), and one summary such as
+  ///     "12 messages skipped" is shown ahead of those kept, as speech says one.
   ///   - whenFinished: called with each flash's announcement, text, outcome and time, in
   ///     order, after its `acknowledged` and before the sinks hear of it
   ///     (`--braille-only` counts its failures from here).
   init(
     flasher: BrailleFlasher, sinks: [any EventSink], terminal: Terminal,
+    floodControl: (maxWaiting: Int, wording: SummaryWording)? = nil,
     whenFinished: (@Sendable (AnnouncementID, String, BrailleOutcome, Duration) -> Void)? = nil
   ) {
     self.flasher = flasher
     self.sinks = sinks
     self.terminal = terminal
+    self.floodControl = floodControl
     let events = flasher.events()
     let book = self.book
     reporter = Task {
@@ -53,6 +78,7 @@ final class BrailleChannel: EventSink, StoppableChannel {
       // The key that said a flash was read comes just before its outcome.
       var keys: [BrailleFlashID: String] = [:]
       for await event in events {
+        book.flashes.withLock { $0.started(event.flash) }
         switch event.kind {
         case .acknowledged(let key):
           guard let shown = book.flashes.withLock({ $0.announcements[event.flash] }) else { break }
@@ -90,8 +116,31 @@ final class BrailleChannel: EventSink, StoppableChannel {
       if withSpeech { flashes.byAnnouncement[id] = flash }
       flashes.announcements[flash] = (id, text, withSpeech)
       flashes.all.append(flash)
+      if !withSpeech, let floodControl { bound(&flashes, to: floodControl, limit: limit) }
       return flash
     }
+  }
+
+  /// Leaves out the oldest waiting flash while more than `maxWaiting` wait, and shows one
+  /// summary of all that were left out ahead of those kept: a new one, with the new
+  /// count, in place of one that has not reached the display yet.
+  private func bound(
+    _ flashes: inout Flashes, to floodControl: (maxWaiting: Int, wording: SummaryWording), limit: Duration?
+  ) {
+    // The only flash not ended takes the display at once: it does not wait.
+    let isCurrent = flashes.announcements.count == 1 && flashes.summary == nil
+    if !isCurrent { flashes.waiting.append(flashes.all[flashes.all.count - 1]) }
+    guard flashes.waiting.count > floodControl.maxWaiting else { return }
+    while flashes.waiting.count > floodControl.maxWaiting {
+      flasher.skip(flashes.waiting.removeFirst())
+      flashes.skipped += 1
+    }
+    if let summary = flashes.summary { flasher.skip(summary) }
+    let summary = flasher.show(
+      floodControl.wording.sentence(flashes.skipped), withSpeech: false, limit: limit,
+      before: flashes.waiting.first)
+    flashes.summary = summary
+    flashes.all.append(summary)
   }
 
   func queued(_ announcement: Announcement, as id: AnnouncementID) {

@@ -206,7 +206,7 @@ struct AnnounceRun {
 
   /// The sentences that sum up a finished run: a lost speech-dispatcher, and how many
   /// announcements flood control dropped.
-  private func sumUp(_ summary: RunSummary, service: String?) {
+  func sumUp(_ summary: RunSummary, service: String?) {
     if summary.failures.contains(.speech(.disconnected)) {
       terminal.failure(
         "speech-dispatcher at \(service ?? "its address") went away and did not come back in time; "
