@@ -190,6 +190,8 @@ extension SpeakingTests {
       #expect(result.seconds < 30, "\(result.standardError)")
       #expect(result.status == 1, "\(result.standardError)")
       #expect(!brltty.shown.contains { $0.contains("flood line 10") }, "\(brltty.shown)")
+      // What was left out is summed up on the display as the speech says it.
+      #expect(brltty.shown.contains { $0.contains("messages skipped") }, "\(brltty.shown)")
       let history = try Command.run(
         Command.announce, ["history", "--json", "-n", "100"],
         environment: environment(brltty, ["XDG_STATE_HOME": state]))

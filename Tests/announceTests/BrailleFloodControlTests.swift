@@ -43,4 +43,36 @@ final class FlashReports: EventSink {
     #expect(skipped == [2, 3, 4])
     #expect(reports.all.filter(\.outcome.wasDelivered).map(\.id.rawValue) == [1, 5, 6])
   }
+
+  /// With speech, what flood control drops is not flashed, and the summary the speech
+  /// says in its place is shown ahead of the next kept announcement, held until said.
+  @Test func withSpeechTheSpeechsSummaryIsShownAheadOfTheNextKeptOne() async {
+    let display = ScriptedBrailleDisplay(cells: .success(40))
+    let flasher = BrailleFlasher(
+      display: display, clock: ManualClock(),
+      timing: BrailleTiming(
+        wordsPerMinute: 1000, minimumFlash: .seconds(60), shortestWindow: .milliseconds(1)))
+    let reports = FlashReports()
+    let channel = BrailleChannel(flasher: flasher, sinks: [reports], terminal: Terminal(quiet: true))
+    func event(_ id: Int, _ text: String, _ kind: AnnouncerEvent.Kind) -> AnnouncerEvent {
+      AnnouncerEvent(announcement: AnnouncementID(id), text: text, attempt: 1, time: .seconds(1), kind: kind)
+    }
+    channel.queued(Announcement("line 1"), as: AnnouncementID(1))
+    await display.waitUntilWritten("line 1")
+    for id in 2...4 { channel.queued(Announcement("line \(id)"), as: AnnouncementID(id)) }
+    channel.record(event(1, "line 1", .spoken(duration: .seconds(1))))
+    for id in 2...3 { channel.record(event(id, "line \(id)", .gaveUp(.dropped))) }
+    channel.record(event(-1, "2 messages skipped", .attempt))
+    display.press(.other(name: "route 1"))
+    await display.waitUntilWritten("2 messages skipped")
+    channel.record(event(-1, "2 messages skipped", .spoken(duration: .seconds(1))))
+    display.press(.other(name: "route 1"))
+    await display.waitUntilWritten("line 4")
+    channel.record(event(4, "line 4", .spoken(duration: .seconds(1))))
+    display.press(.other(name: "route 1"))
+    _ = await channel.finish()
+    let written = display.calls.filter { $0.hasPrefix("write ") && $0 != "write " }
+    #expect(written == ["write line 1", "write 2 messages skipped", "write line 4"])
+    #expect(reports.all.map(\.id.rawValue) == [2, 3, 1, 4])
+  }
 }

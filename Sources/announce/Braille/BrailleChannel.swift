@@ -156,6 +156,9 @@ final class BrailleChannel: EventSink, StoppableChannel {
     case .gaveUp(let reason): outcome = .gaveUp(reason)
     // A merged announcement is spoken as the one it joined: its own flash need not wait.
     case .merged: outcome = .gaveUp(.dropped)
+    case .attempt where event.announcement.rawValue < 0:
+      showSummary(event)
+      return
     case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,
       .waitingForTurn:
       return
@@ -165,6 +168,24 @@ final class BrailleChannel: EventSink, StoppableChannel {
       return
     }
     flasher.speechFinished(flash, outcome: outcome)
+  }
+
+  /// Shows flood control's summary ("12 messages skipped", a negative id) as the speech
+  /// starts saying it, ahead of the flash of the announcement it is said before, and
+  /// holds it until its speech ends. It is no announcement of the user's: no outcome is
+  /// reported for it.
+  private func showSummary(_ event: AnnouncerEvent) {
+    book.flashes.withLock { flashes in
+      guard flashes.byAnnouncement[event.announcement] == nil else { return }
+      // Every announcement whose speech has not ended waits behind the summary; the
+      // oldest of them is spoken right after it.
+      let next = flashes.byAnnouncement.filter { $0.key.rawValue > 0 }.min {
+        $0.key.rawValue < $1.key.rawValue
+      }
+      let flash = flasher.show(event.text, withSpeech: true, before: next?.value)
+      flashes.byAnnouncement[event.announcement] = flash
+      flashes.all.append(flash)
+    }
   }
 
   func rejected(line: Int, input: String, reason: String, time: Duration) {}
