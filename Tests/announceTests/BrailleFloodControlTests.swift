@@ -17,15 +17,19 @@ final class FlashReports: EventSink {
 /// `--braille-only`'s flood control, with a scripted display and a manual clock that
 /// never moves: each flash ends only when a key acknowledges it.
 @Suite(.timeLimit(.minutes(1))) struct BrailleFloodControlTests {
-  @Test func theBacklogIsBoundedByMaxQueueAndOneSummaryIsShownAheadOfTheKeptOnes() async {
-    let display = ScriptedBrailleDisplay(cells: .success(40))
-    let flasher = BrailleFlasher(
+  /// A flasher on `display` whose flashes end only by a key: a minute's minimum on a
+  /// clock that never moves.
+  static func flasher(on display: ScriptedBrailleDisplay) -> BrailleFlasher {
+    BrailleFlasher(
       display: display, clock: ManualClock(),
       timing: BrailleTiming(
         wordsPerMinute: 1000, minimumFlash: .seconds(60), shortestWindow: .milliseconds(1)))
-    let reports = FlashReports()
+  }
+
+  @Test func theBacklogIsBoundedByMaxQueueAndOneSummaryIsShownAheadOfTheKeptOnes() async {
+    let (display, reports) = (ScriptedBrailleDisplay(cells: .success(40)), FlashReports())
     let channel = BrailleChannel(
-      flasher: flasher, sinks: [reports], terminal: Terminal(quiet: true),
+      flasher: Self.flasher(on: display), sinks: [reports], terminal: Terminal(quiet: true),
       floodControl: (maxWaiting: 2, wording: .english))
     channel.show("line 1", for: AnnouncementID(1), withSpeech: false)
     await display.waitUntilWritten("line 1")
@@ -47,13 +51,9 @@ final class FlashReports: EventSink {
   /// With speech, what flood control drops is not flashed, and the summary the speech
   /// says in its place is shown ahead of the next kept announcement, held until said.
   @Test func withSpeechTheSpeechsSummaryIsShownAheadOfTheNextKeptOne() async {
-    let display = ScriptedBrailleDisplay(cells: .success(40))
-    let flasher = BrailleFlasher(
-      display: display, clock: ManualClock(),
-      timing: BrailleTiming(
-        wordsPerMinute: 1000, minimumFlash: .seconds(60), shortestWindow: .milliseconds(1)))
-    let reports = FlashReports()
-    let channel = BrailleChannel(flasher: flasher, sinks: [reports], terminal: Terminal(quiet: true))
+    let (display, reports) = (ScriptedBrailleDisplay(cells: .success(40)), FlashReports())
+    let channel = BrailleChannel(
+      flasher: Self.flasher(on: display), sinks: [reports], terminal: Terminal(quiet: true))
     func event(_ id: Int, _ text: String, _ kind: AnnouncerEvent.Kind) -> AnnouncerEvent {
       AnnouncerEvent(announcement: AnnouncementID(id), text: text, attempt: 1, time: .seconds(1), kind: kind)
     }
