@@ -6,6 +6,9 @@ let package = Package(
   products: [
     .executable(name: "announce", targets: ["announce"]),
     .library(name: "AnnouncerCore", targets: ["AnnouncerCore"]),
+    // The test doubles, as swift-nio ships NIOEmbedded: a library user tests the code
+    // around an Announcer with the scripted backend and the manual clock.
+    .library(name: "AnnouncerTesting", targets: ["AnnouncerTesting"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,7 +46,8 @@ let package = Package(
       ]
     ),
     // The test doubles of the library, as swift-nio ships NIOEmbedded: a scripted speech
-    // backend and a manual clock, for the tests of every layer.
+    // backend, a scripted braille display and a manual clock, for the tests of every
+    // layer; the product makes the scripted backend and the clock public.
     .target(
       name: "AnnouncerTesting",
       dependencies: [

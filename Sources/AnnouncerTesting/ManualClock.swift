@@ -1,13 +1,13 @@
 import Synchronization
 
 /// A clock that moves only when a test says so, after swift-async-algorithms' ManualClock.
-package final class ManualClock: Clock, Sendable {
-  package struct Instant: InstantProtocol {
-    package var offset: Duration
-    package init(offset: Duration) { self.offset = offset }
-    package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-    package func duration(to other: Instant) -> Duration { other.offset - offset }
-    package static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+public final class ManualClock: Clock, Sendable {
+  public struct Instant: InstantProtocol {
+    public var offset: Duration
+    public init(offset: Duration) { self.offset = offset }
+    public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    public func duration(to other: Instant) -> Duration { other.offset - offset }
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
   }
 
   private struct Sleeper {
@@ -37,18 +37,18 @@ package final class ManualClock: Clock, Sendable {
   private let state = Mutex(State())
 
   /// A clock at its start, which only ``advance(by:)`` moves.
-  package init() {}
+  public init() {}
 
-  package var now: Instant { state.withLock { $0.now } }
-  package var minimumResolution: Duration { .zero }
+  public var now: Instant { state.withLock { $0.now } }
+  public var minimumResolution: Duration { .zero }
 
   /// How many sleepers are waiting.
-  package var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+  public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
   /// Returns once somebody sleeps until `deadline` (a duration since the clock started):
   /// once a driver has armed its timer for then. A driver that never does makes the
   /// test run into its time limit.
-  package func waitForSleeper(until deadline: Duration) async {
+  public func waitForSleeper(until deadline: Duration) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let ready = state.withLock { state -> Bool in
         if state.hasSleeper(until: deadline) { return true }
@@ -59,7 +59,7 @@ package final class ManualClock: Clock, Sendable {
     }
   }
 
-  package func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+  public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
     let key = state.withLock {
       $0.lastKey += 1
       return $0.lastKey
@@ -82,7 +82,7 @@ package final class ManualClock: Clock, Sendable {
   }
 
   /// Moves time forward and wakes every sleeper whose deadline has come.
-  package func advance(by duration: Duration) {
+  public func advance(by duration: Duration) {
     let due = state.withLock { state -> [Sleeper] in
       state.now = state.now.advanced(by: duration)
       let now = state.now

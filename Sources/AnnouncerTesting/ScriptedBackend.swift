@@ -1,4 +1,4 @@
-package import AnnouncerCore
+public import AnnouncerCore
 import DequeModule
 import Synchronization
 
@@ -11,11 +11,11 @@ import Synchronization
 /// ``SettingsPlan`` as ``SpeechdClient``, reading the defaults from whatever the connection
 /// holds at the moment the plan asks; so a setting that leaks from one message into the
 /// next, or defaults read too late, show in ``Said/spokenWith``.
-package final class ScriptedBackend: SpeechBackend {
+public final class ScriptedBackend: SpeechBackend {
   /// One request the announcer sent, with the id it was given.
-  package struct Said: Sendable {
-    package var request: SpeechRequest
-    package var id: MessageID
+  public struct Said: Sendable {
+    public var request: SpeechRequest
+    public var id: MessageID
     /// What the connection held when an announcement was sent; `nil` for a probe.
     package var spokenWith: ConnectionSettings?
   }
@@ -32,49 +32,49 @@ package final class ScriptedBackend: SpeechBackend {
   package var defaultsReadCount: Int { readCount.withLock { $0 } }
   private let readCount = Mutex(0)
 
-  package let events: AsyncStream<SpeechEvent>
+  public let events: AsyncStream<SpeechEvent>
   /// Every request, in order, as it is said.
-  package let said: AsyncStream<Said>
+  public let said: AsyncStream<Said>
 
   private let saidSink: AsyncStream<Said>.Continuation
   private let state = Mutex((nextID: 100, failing: false, cancels: 0))
   private let feed = EventFeed()
   private let gate = ReplyGate()
 
-  package init() {
+  public init() {
     (said, saidSink) = AsyncStream.makeStream(of: Said.self)
     let feed = self.feed
     events = AsyncStream(unfolding: { await feed.next() })
   }
 
   /// From now on, every `say` fails as if the connection were gone.
-  package func failFromNowOn() { state.withLock { $0.failing = true } }
+  public func failFromNowOn() { state.withLock { $0.failing = true } }
 
   /// From now on, `say`, `cancelAll` and `close` are not answered until ``answerAgain()``,
   /// as with a speech-dispatcher stopped with SIGSTOP: libspeechd's calls block on the reply.
   /// A request is still recorded in ``said`` when it is sent.
-  package func stopAnswering() { gate.hold() }
+  public func stopAnswering() { gate.hold() }
 
   /// Answers every call that waits, and every call from now on, as a continued daemon does.
-  package func answerAgain() { gate.release() }
+  public func answerAgain() { gate.release() }
 
   /// How many times the announcer cancelled speech.
-  package var cancelCount: Int { state.withLock { $0.cancels } }
+  public var cancelCount: Int { state.withLock { $0.cancels } }
 
   /// Emits `event` without waiting for anyone to take it.
-  package func emit(_ event: SpeechEvent) { feed.push(event) }
+  public func emit(_ event: SpeechEvent) { feed.push(event) }
 
   /// Emits `event` and returns once the announcer's loop has handled it.
   ///
   /// The announcer's relay asks for the next event only after it has put this one
   /// in the loop's inbox; `waitUntilQueued` then goes through that inbox behind it.
-  package func emit(_ event: SpeechEvent, handledBy announcer: Announcer) async {
+  public func emit(_ event: SpeechEvent, handledBy announcer: Announcer) async {
     let position = feed.push(event)
     await feed.waitUntilTaken(position)
     await announcer.waitUntilQueued()
   }
 
-  package func say(_ request: SpeechRequest) async throws(SpeechBackendError) -> MessageID {
+  public func say(_ request: SpeechRequest) async throws(SpeechBackendError) -> MessageID {
     let (id, failing) = state.withLock { state in
       state.nextID += 1
       return (state.nextID, state.failing)
@@ -99,16 +99,16 @@ package final class ScriptedBackend: SpeechBackend {
 
   /// The connection is lost and made again: it holds the defaults once more, and so does
   /// the new client's view of it. Emits nothing; the test emits the events it wants.
-  package func reconnect() {
+  public func reconnect() {
     connection.withLock { $0 = (Self.defaults, SettingsPlan()) }
   }
 
-  package func cancelAll() async {
+  public func cancelAll() async {
     await gate.pass()
     state.withLock { $0.cancels += 1 }
   }
 
-  package func close() async {
+  public func close() async {
     await gate.pass()
     feed.finish()
     saidSink.finish()

@@ -118,11 +118,49 @@ extension SpeakingTests {
       let result = running.wait(timeout: 10)
       #expect(result.status == 0, "\(result.standardError)")
       #expect(result.standardOutput.contains("\"event\":\"acknowledged\""), "\(result.standardOutput)")
+      // Two records, each channel's own: the speech's, and the flash's with the key.
       let history = try Command.run(
-        Command.announce, ["history", "--json", "-n", "1"],
+        Command.announce, ["history", "--json", "-n", "2"],
         environment: environment(brltty, ["XDG_STATE_HOME": state]))
-      #expect(history.standardOutput.contains("\"acknowledged\":\"route 3\""), "\(history.standardOutput)")
+      let records = history.standardOutput.split(separator: "\n")
+      #expect(records.count == 2, "\(history.standardOutput)")
+      #expect(
+        records.first { $0.contains("\"event\":\"shown\"") }?.contains("\"acknowledged\":\"route 3\"")
+          == true,
+        "\(history.standardOutput)")
       #expect(history.standardOutput.contains("\"event\":\"spoken\""), "\(history.standardOutput)")
+    }
+
+    /// Issue #37: no record waits for a flash. The speech's record is in the history while
+    /// its flash is still on the display, and brltty killed mid-flash is recorded at once,
+    /// as braille's own `display-lost`, while the run goes on; a SIGKILL then loses nothing.
+    @Test func brlttyKilledMidFlashIsRecordedAtOnceAndASIGKILLLosesNothing() throws {
+      let brltty = try brlttyWithScreenReader()
+      let state = NSTemporaryDirectory() + "announce-braille-\(getpid())-\(UUID().uuidString.prefix(6))"
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      let environment = environment(brltty, ["XDG_STATE_HOME": state])
+      let running = try Running(
+        Command.announce, ["--braille", "--braille-flash", "30", "--json"], environment: environment,
+        keepStandardInputOpen: true)
+      defer { running.send(SIGKILL) }
+      running.write("Deploy finished\n")
+      #expect(running.waitForOutput(containing: "\"event\":\"spoken\""))
+      #expect(brltty.waitUntilShown("Deploy finished"))
+      func history() -> String {
+        (try? Command.run(Command.announce, ["history", "--json"], environment: environment))?.standardOutput
+          ?? ""
+      }
+      let spoken = eventually { history().contains("\"event\":\"spoken\"") ? true : nil }
+      #expect(spoken == true, "the speech's record waited for its flash: \(history())")
+      brltty.signal(SIGKILL)
+      let lost = eventually { history().contains("\"reason\":\"display-lost\"") ? true : nil }
+      #expect(lost == true, "no record of the lost display while the run goes on: \(history())")
+      #expect(running.waitForOutput(containing: "\"event\":\"not-shown\""))
+      running.send(SIGKILL)
+      _ = running.wait(timeout: 10)
+      let after = history()
+      #expect(after.contains("\"event\":\"not-shown\"") && after.contains("\"withSpeech\":true"), "\(after)")
+      #expect(!after.contains("went away"), "\(after)")
     }
 
     @Test(arguments: [
@@ -152,6 +190,8 @@ extension SpeakingTests {
       #expect(result.seconds < 30, "\(result.standardError)")
       #expect(result.status == 1, "\(result.standardError)")
       #expect(!brltty.shown.contains { $0.contains("flood line 10") }, "\(brltty.shown)")
+      // What was left out is summed up on the display as the speech says it.
+      #expect(brltty.shown.contains { $0.contains("messages skipped") }, "\(brltty.shown)")
       let history = try Command.run(
         Command.announce, ["history", "--json", "-n", "100"],
         environment: environment(brltty, ["XDG_STATE_HOME": state]))
@@ -184,6 +224,46 @@ extension SpeakingTests {
       #expect(alone.status == 69, "\(alone.standardError)")
       let missed = try Command.run(Command.announce, ["history", "--missed"], environment: environment)
       #expect(missed.standardOutput.contains("Deploy finished"), "\(missed.standardOutput)")
+      // Braille's own reason, never speech-dispatcher's.
+      #expect(missed.standardOutput.contains("not shown (no braille display)"), "\(missed.standardOutput)")
+      #expect(!missed.standardOutput.contains("speech-dispatcher"), "\(missed.standardOutput)")
+    }
+
+    /// Issue #37: braille alone needs no speech-dispatcher for the shell hook, tmux alerts
+    /// or replay. With no brltty, the hook's text is missed with braille's own reason;
+    /// with brltty back and still no daemon, an alert is shown, and replay shows the hook's
+    /// text, after which nothing is missed.
+    @Test func theHookAlertsAndReplayUnderBrailleOnlyNeedNoDaemon() throws {
+      let state = NSTemporaryDirectory() + "announce-braille-\(getpid())-\(UUID().uuidString.prefix(6))"
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      let alone = [
+        "XDG_STATE_HOME": state, "ANNOUNCE_BRAILLE": "only",
+        "SPEECHD_ADDRESS": "unix_socket:/nonexistent/speechd.sock",
+      ]
+      var away = stack.clientEnvironment(alone)
+      away["BRLAPI_HOST"] = ":announce-none-\(getpid())"
+      away["BRLAPI_AUTH"] = "none"
+      let hook = try Command.run(
+        Command.announce,
+        ["hook-finished", "--status", "2", "--milliseconds", "60000", "--", "make", "test"],
+        environment: away)
+      #expect(hook.status == 69, "\(hook.standardError)")
+      let missed = try Command.run(Command.announce, ["history", "--missed"], environment: away)
+      #expect(missed.standardOutput.contains("not shown (no braille display): "), "\(missed.standardOutput)")
+      #expect(missed.standardOutput.contains("make test"), "\(missed.standardOutput)")
+
+      let brltty = try brlttyWithScreenReader()
+      let environment = environment(brltty, alone)
+      let alert = try Command.run(
+        Command.announce, ["tmux-alert", "bell", "--server=4242", "--window=@3", "--index=3", "--", "build"],
+        environment: environment)
+      #expect(alert.status == 0, "\(alert.standardError)")
+      #expect(brltty.shown.contains { $0.contains("Bell in window 3") }, "\(brltty.shown)")
+      let replay = try Command.run(Command.announce, ["replay"], environment: environment)
+      #expect(replay.status == 0, "\(replay.standardError)")
+      #expect(brltty.shown.contains { $0.contains("make test") }, "\(brltty.shown)")
+      let after = try Command.run(Command.announce, ["history", "--missed"], environment: environment)
+      #expect(after.standardOutput == "No announcement was missed.\n", "\(after.standardOutput)")
     }
 
     /// Issue #37 item 2: braille alone needs no speech-dispatcher, so `--when-done` waits

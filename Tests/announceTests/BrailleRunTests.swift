@@ -46,18 +46,29 @@ struct ScriptedBrailleService: BrailleService {
       // Given back in the order that redraws on brltty 6.5 and 6.7, then closed.
       #expect(display.calls.suffix(4) == ["priority 0", "write ", "leave", "close"])
       let recorded = try String(contentsOfFile: log.path, encoding: .utf8)
-      #expect(recorded.contains("\"event\":\"spoken\"") && recorded.contains("\"acknowledged\":\"route 3\""))
+      // Braille's own words: shown, never spoken.
+      #expect(recorded.contains("\"event\":\"shown\"") && recorded.contains("\"acknowledged\":\"route 3\""))
+      #expect(!recorded.contains("\"event\":\"spoken\""))
+      #expect(History(log: log).missed.isEmpty)
     }
   }
 
-  @Test func brailleOnlyWithNoDisplayIsUnavailableAndNeverReachesSpeech() async {
-    let run = AnnounceRun(
-      request(["Saved"], mode: .only), service: service,
-      braille: ScriptedBrailleService(display: .failure(Self.missing)))
-    let result = await run.result()
-    #expect(result == .failed(.serviceUnavailable(Self.missing.message)))
-    #expect(ExitStatus.of(result) == 69)
-    #expect(service.connectionCount == 0)
+  @Test func brailleOnlyWithNoDisplayIsUnavailableAndNeverReachesSpeech() async throws {
+    try await withTemporaryLog { log in
+      let run = AnnounceRun(
+        request(["Saved"], mode: .only, log: log), service: service,
+        braille: ScriptedBrailleService(display: .failure(Self.missing)))
+      let result = await run.result()
+      #expect(result == .failed(.serviceUnavailable(Self.missing.message)))
+      #expect(ExitStatus.of(result) == 69)
+      #expect(service.connectionCount == 0)
+      // Missed, with braille's own reason, for replay.
+      let missed = History(log: log).missed
+      #expect(missed.map(\.text) == ["Saved"])
+      let record = try #require(missed.first)
+      #expect(record.event == "not-shown" && record.reason == "no-display")
+      #expect(HistoryWords.outcome(of: record) == "not shown (no braille display)")
+    }
   }
 
   @Test func withSpeechANoDisplayIsNoFailureAndTheSpeechGoesAhead() async {

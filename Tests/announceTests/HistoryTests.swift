@@ -335,7 +335,8 @@ import Testing
   }
 }
 
-/// With `--braille`, the key that says a message was read comes after its speech ended.
+/// With `--braille`, each channel's outcome is recorded the moment it is known: the
+/// speech's when it ends, the flash's (with the key that said it was read) when it ends.
 @Suite struct HistoryBrailleTests {
   func event(_ id: Int, _ text: String) -> AnnouncerEvent {
     AnnouncerEvent(
@@ -343,24 +344,50 @@ import Testing
       kind: .spoken(duration: .seconds(1)))
   }
 
-  @Test func aKeyPressedAfterTheSpeechEndedIsInTheRecordAndNothingIsLost() throws {
+  func flash(_ id: Int, _ outcome: BrailleOutcome, key: String? = nil, withSpeech: Bool = true) -> FlashReport
+  {
+    FlashReport(
+      id: AnnouncementID(id), text: "line \(id)", outcome: outcome, key: key, withSpeech: withSpeech,
+      time: .seconds(2))
+  }
+
+  @Test func noRecordWaitsForItsFlashAndTheKeyIsInTheFlashsRecord() throws {
     try withLogInFreshDirectory { log, _ in
       let recorder = HistoryRecorder(log: log, terminal: nil)
-      recorder.holdUntilFlashesEnd()
       for id in 1...3 { recorder.queued(Announcement("line \(id)"), as: AnnouncementID(id)) }
       for id in 1...3 { recorder.record(event(id, "line \(id)")) }
-      // Held back until its flash ends: a key may still say it was read.
-      #expect(History(log: log).outcomes.isEmpty)
-      recorder.acknowledged(AnnouncementID(1), text: "line 1", key: "route 3", time: .seconds(2))
-      recorder.flashEnded(AnnouncementID(1))
-      recorder.flashEnded(AnnouncementID(2))
-      recorder.writeHeld()
+      recorder.waitUntilWritten()
+      // Written at once, while every flash is still on the display.
+      #expect(History(log: log).outcomes.map(\.text) == ["line 1", "line 2", "line 3"])
+      recorder.flashFinished(flash(1, .acknowledged(after: .seconds(1)), key: "route 3"))
+      recorder.flashFinished(flash(2, .notShown(.displayLost)))
       recorder.waitUntilWritten()
       let lines = log.lines()
-      #expect(lines.count == 3)
-      #expect(lines.filter { $0.contains("\"acknowledged\":\"route 3\"") }.count == 1)
-      #expect(lines.first { $0.contains("line 1") }?.contains("\"acknowledged\":\"route 3\"") == true)
-      #expect(History(log: log).outcomes.compactMap(\.text).sorted() == ["line 1", "line 2", "line 3"])
+      #expect(lines.count == 5)
+      #expect(lines[3].contains("\"event\":\"shown\"") && lines[3].contains("\"acknowledged\":\"route 3\""))
+      #expect(
+        lines[4].contains("\"event\":\"not-shown\"") && lines[4].contains("\"reason\":\"display-lost\""))
+      // The speech was heard: a flash that went with it never makes it missed.
+      let history = History(log: log)
+      #expect(history.missed.isEmpty)
+      #expect(history.outcomes.last.map(HistoryWords.outcome(of:)) == "not shown (braille display went away)")
+    }
+  }
+
+  @Test func aBrailleOnlyFlashIsShownNotHeardAndOneNotShownIsMissedUntilReplayed() throws {
+    try withLogInFreshDirectory { log, _ in
+      let recorder = HistoryRecorder(log: log, terminal: nil)
+      for id in 1...2 { recorder.queued(Announcement("line \(id)"), as: AnnouncementID(id)) }
+      recorder.flashFinished(flash(1, .shown(duration: .seconds(5)), withSpeech: false))
+      recorder.flashFinished(flash(2, .notShown(.displayLost), withSpeech: false))
+      recorder.waitUntilWritten()
+      let history = History(log: log)
+      #expect(
+        history.outcomes.map(HistoryWords.outcome(of:)) == [
+          "shown on the braille display", "not shown (braille display went away)",
+        ])
+      #expect(history.missed.map(\.text) == ["line 2"])
+      #expect(history.missed.first?.reason == "display-lost")
     }
   }
 }

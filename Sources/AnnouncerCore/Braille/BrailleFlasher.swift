@@ -40,7 +40,7 @@ public struct BrailleEvent: Sendable, Equatable {
 /// ```
 public final class BrailleFlasher: Sendable {
   fileprivate enum Input: Sendable {
-    case show(BrailleFlashID, String, withSpeech: Bool, limit: Duration?)
+    case show(BrailleFlashID, String, withSpeech: Bool, limit: Duration?, before: BrailleFlashID?)
     case speechFinished(BrailleFlashID, Outcome)
     case display(BrailleDisplayInput)
     case entered(serial: Int, Result<Int, BrailleUnavailable>)
@@ -122,12 +122,27 @@ public final class BrailleFlasher: Sendable {
   ///   - limit: the longest it may be held once shown; `nil` for no limit.
   @discardableResult
   public func show(_ text: String, withSpeech: Bool, limit: Duration? = nil) -> BrailleFlashID {
+    show(text, withSpeech: withSpeech, limit: limit, before: nil)
+  }
+
+  /// ``show(_:withSpeech:limit:)``, but ahead of `later` when that flash is still waiting
+  /// for the display: for flood control's summary, which comes before the flashes it kept.
+  @discardableResult
+  package func show(
+    _ text: String, withSpeech: Bool, limit: Duration? = nil, before later: BrailleFlashID?
+  ) -> BrailleFlashID {
     let id = lastID.withLock {
       $0 += 1
       return BrailleFlashID($0)
     }
-    loop.send(.show(id, text, withSpeech: withSpeech, limit: limit))
+    loop.send(.show(id, text, withSpeech: withSpeech, limit: limit, before: later))
     return id
+  }
+
+  /// Flood control left `flash` out: one not yet shown ends at once as
+  /// ``BrailleFailure/skipped``, one on the display is left to end as it would.
+  package func skip(_ flash: BrailleFlashID) {
+    loop.send(.speechFinished(flash, .gaveUp(.dropped)))
   }
 
   /// The speech that goes with `flash` has its final outcome.
@@ -242,10 +257,15 @@ private struct FlashLoop: LoopBody {
 
   mutating func handle(_ input: BrailleFlasher.Input, now: Duration, loop: inout LoopContext<Self>) {
     switch input {
-    case .show(let id, let text, let withSpeech, let limit):
+    case .show(let id, let text, let withSpeech, let limit, let later):
       let machine = BrailleFlashStateMachine(text, timing: timing, withSpeech: withSpeech, limit: limit)
-      flashes.append(Flash(id: id, machine: machine))
-      if flashes.count == 1 { startCurrent(now: now, loop: &loop) }
+      // Never ahead of the current flash, which holds or takes the display.
+      if let later, let index = flashes.firstIndex(where: { $0.id == later }), index > 0 {
+        flashes.insert(Flash(id: id, machine: machine), at: index)
+      } else {
+        flashes.append(Flash(id: id, machine: machine))
+        if flashes.count == 1 { startCurrent(now: now, loop: &loop) }
+      }
     case .speechFinished(let id, let outcome):
       if let index = flashes.firstIndex(where: { $0.id == id }) {
         let actions = flashes[index].machine.speechFinished(outcome, now: now)

@@ -18,10 +18,11 @@ public enum BrailleOutcome: Sendable, Equatable {
   }
 }
 
-/// Why a braille flash was not shown for its whole time.
+/// Why a braille flash was not shown for its whole time. The raw values are the
+/// `reason` of a `not-shown` event and record.
 public enum BrailleFailure: String, Sendable, Equatable, CaseIterable {
   /// No braille display could be reached: brltty is not running, refused us, or has no display.
-  case unavailable
+  case unavailable = "no-display"
   /// brltty took the request but did not answer within ``BrailleTiming/answerBound``:
   /// it is stopped or frozen.
   case notAnswering = "not-answering"

@@ -17,7 +17,7 @@ extension AnnounceRun {
     case .success(let flasher): return flasher
     case .failure(let unavailable):
       if request.braille.mode == .only {
-        recordUnheard(because: .unreachable)
+        recordNotShown(because: .unavailable)
         throw .serviceUnavailable(unavailable.message)
       }
       terminal.error(unavailable.message)
@@ -26,37 +26,34 @@ extension AnnounceRun {
   }
 
   /// `--braille-only`: shows every input line on the display, one after another, without
-  /// speech, and waits until each has been shown for its whole time or acknowledged.
+  /// speech, and waits until each has been shown for its whole time or acknowledged. At
+  /// most `--max-queue` wait for the display: flood control leaves out the oldest and
+  /// shows one summary instead, as speech's does.
   /// speech-dispatcher is never reached.
   ///
-  /// Each outcome is reported as the speech's would be, so that `--json`, `--verbose`
-  /// and the history read the same: `spoken` means delivered on the display.
+  /// Each outcome is braille's own (`shown` or `not-shown`, see ``FlashReport``), which
+  /// the channel reports to `--json`, `--verbose` and the history as soon as it is known.
   func showBrailleOnly(on flasher: BrailleFlasher) async -> RunResult {
     let sinks = self.sinks()
     let terminal = self.terminal
     let summary = Mutex(RunSummary())
     let rule = DeliveryRule(mode: request.braille.mode)
-    let channel = BrailleChannel(flasher: flasher, sinks: sinks, terminal: terminal) {
-      id, text, outcome, time in
+    let floodControl = (maxWaiting: request.maxQueue, wording: SpokenLanguage(for: request).floodSummary)
+    let channel = BrailleChannel(
+      flasher: flasher, sinks: sinks, terminal: terminal, floodControl: floodControl
+    ) {
+      _, text, outcome, _ in
       if let failure = rule.failure(of: .braille(outcome)) { summary.withLock { $0.count(failure) } }
-      var event = AnnouncerEvent(announcement: id, text: text, attempt: 1, time: time, kind: .queued)
-      switch outcome {
-      case .shown(let duration), .acknowledged(let duration):
-        event.kind = .spoken(duration: duration)
-      case .notShown(let failure):
-        event.kind = .gaveUp(Self.recordedReason(for: failure))
-        if failure == .outOfTime {
-          terminal.error(
-            "Not delivered: \"\(EventDescription.shortened(text))\": its timeout ran out before it could be read at the braille pace; raise --timeout, or --braille-pace."
-          )
-        }
+      if outcome == .notShown(.outOfTime) {
+        terminal.error(
+          "Not delivered: \"\(EventDescription.shortened(text))\": its timeout ran out before it could be read at the braille pace; raise --timeout, or --braille-pace."
+        )
       }
-      for sink in sinks { sink.record(event) }
     }
     let lines = inputLines()
     let limit = request.braille.limit
     let request = self.request
-    return await RunDriver(signals: signals).run(channels: [channel]) {
+    let result = await RunDriver(signals: signals).run(channels: [channel]) {
       var count = 0
       for await line in lines where SpeakableText.hasSpeech(line.text) {
         count += 1
@@ -74,18 +71,7 @@ extension AnnounceRun {
       _ = await channel.finish()
       return summary.withLock { $0 }
     }
-  }
-
-  /// The reason the history's record format has for a braille failure, until that
-  /// format has braille outcomes of its own. The exit status does not come from it: the
-  /// ``DeliveryRule`` counts the braille failure itself.
-  static func recordedReason(for failure: BrailleFailure) -> GiveUpReason {
-    switch failure {
-    case .unavailable, .displayLost: .disconnected
-    case .notAnswering: .notAnswering
-    case .outOfTime: .interruptedOutOfTime
-    case .skipped: .dropped
-    case .speechFailed, .cancelled: .cancelled
-    }
+    if case .finished(let summary) = result { sumUp(summary, service: nil) }
+    return result
   }
 }

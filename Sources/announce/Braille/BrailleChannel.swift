@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// It is an ``EventSink`` of the speech, so the display follows the same queue as the
 /// speech, in the same order. What happens on the display goes to the run's other sinks:
-/// a key that said the message was read becomes their `acknowledged`, and a display that
-/// went away is said in one line, once.
+/// a key that said the message was read becomes their `acknowledged`, each flash's
+/// outcome their `flashFinished` as soon as it is known, and a display that went away is
+/// said in one line, once.
 final class BrailleChannel: EventSink, StoppableChannel {
   /// Shows the flashes.
   let flasher: BrailleFlasher
@@ -25,38 +26,73 @@ final class BrailleChannel: EventSink, StoppableChannel {
   private struct Flashes {
     /// The flash of each announcement whose speech has not ended.
     var byAnnouncement: [AnnouncementID: BrailleFlashID] = [:]
-    /// The announcement and text of every flash, for the events.
-    var announcements: [BrailleFlashID: (id: AnnouncementID, text: String)] = [:]
+    /// The announcement and text of every flash not yet ended, for the events.
+    var announcements: [BrailleFlashID: (id: AnnouncementID, text: String, withSpeech: Bool)] = [:]
     /// Every flash, in order, to wait for at the end.
     var all: [BrailleFlashID] = []
+    /// With flood control (`--braille-only`): the flashes not yet on the display, oldest first.
+    var waiting: [BrailleFlashID] = []
+    /// Flood control's summary waiting ahead of them, and how many it counts.
+    var summary: BrailleFlashID?
+    var skipped = 0
+
+    /// The flash has reached the display, or ended: it no longer waits, and a summary
+    /// that did is no longer added to.
+    mutating func started(_ flash: BrailleFlashID) {
+      if let index = waiting.firstIndex(of: flash) { waiting.remove(at: index) }
+      if flash == summary {
+        summary = nil
+        skipped = 0
+      }
+    }
   }
+
+  /// `--braille-only`'s flood control: the most flashes that wait for the display, and
+  /// the words of the summary shown in place of those left out.
+  private let floodControl: (maxWaiting: Int, wording: SummaryWording)?
 
   /// - Parameters:
   ///   - flasher: the display's flasher.
-  ///   - sinks: where `acknowledged` goes.
+  ///   - sinks: where `acknowledged` and each flash's outcome go.
   ///   - terminal: where a display that went away is said.
+  ///   - floodControl: with `--braille-only`, the most flashes that may wait for the
+  ///     display (`--max-queue`), and the words of flood control's summary. When more
+  ///     wait, the oldest is left out (`not-shown`, `skipped`), and one summary such as
+  ///     "12 messages skipped" is shown ahead of those kept, as speech says one.
   ///   - whenFinished: called with each flash's announcement, text, outcome and time, in
-  ///     order, after its `acknowledged` (`--braille-only` reports its outcomes from here).
+  ///     order, after its `acknowledged` and before the sinks hear of it
+  ///     (`--braille-only` counts its failures from here).
   init(
     flasher: BrailleFlasher, sinks: [any EventSink], terminal: Terminal,
+    floodControl: (maxWaiting: Int, wording: SummaryWording)? = nil,
     whenFinished: (@Sendable (AnnouncementID, String, BrailleOutcome, Duration) -> Void)? = nil
   ) {
     self.flasher = flasher
     self.sinks = sinks
     self.terminal = terminal
+    self.floodControl = floodControl
     let events = flasher.events()
     let book = self.book
     reporter = Task {
       var said = false
+      // The key that said a flash was read comes just before its outcome.
+      var keys: [BrailleFlashID: String] = [:]
       for await event in events {
+        book.flashes.withLock { $0.started(event.flash) }
         switch event.kind {
         case .acknowledged(let key):
-          guard let (id, text) = book.flashes.withLock({ $0.announcements[event.flash] }) else { break }
-          for sink in sinks { sink.acknowledged(id, text: text, key: key, time: event.time) }
+          guard let shown = book.flashes.withLock({ $0.announcements[event.flash] }) else { break }
+          keys[event.flash] = key
+          for sink in sinks { sink.acknowledged(shown.id, text: shown.text, key: key, time: event.time) }
         case .finished(let outcome):
-          if let (id, text) = book.flashes.withLock({ $0.announcements[event.flash] }) {
-            whenFinished?(id, text, outcome, event.time)
-            for sink in sinks { sink.flashEnded(id) }
+          if let shown = book.flashes.withLock({ $0.announcements.removeValue(forKey: event.flash) }) {
+            whenFinished?(shown.id, shown.text, outcome, event.time)
+            let report = FlashReport(
+              id: shown.id, text: shown.text, outcome: outcome, key: keys.removeValue(forKey: event.flash),
+              withSpeech: shown.withSpeech, time: event.time)
+            // At once: no record waits for the end of the run, so a SIGKILL loses at most
+            // what was in flight.
+            for sink in sinks { sink.flashFinished(report) }
           }
           // One line for the run: the rest of the flashes meet the same missing display.
           if let problem = event.problem, !said {
@@ -78,10 +114,33 @@ final class BrailleChannel: EventSink, StoppableChannel {
     book.flashes.withLock { flashes in
       let flash = flasher.show(text, withSpeech: withSpeech, limit: limit)
       if withSpeech { flashes.byAnnouncement[id] = flash }
-      flashes.announcements[flash] = (id, text)
+      flashes.announcements[flash] = (id, text, withSpeech)
       flashes.all.append(flash)
+      if !withSpeech, let floodControl { bound(&flashes, to: floodControl, limit: limit) }
       return flash
     }
+  }
+
+  /// Leaves out the oldest waiting flash while more than `maxWaiting` wait, and shows one
+  /// summary of all that were left out ahead of those kept: a new one, with the new
+  /// count, in place of one that has not reached the display yet.
+  private func bound(
+    _ flashes: inout Flashes, to floodControl: (maxWaiting: Int, wording: SummaryWording), limit: Duration?
+  ) {
+    // The only flash not ended takes the display at once: it does not wait.
+    let isCurrent = flashes.announcements.count == 1 && flashes.summary == nil
+    if !isCurrent { flashes.waiting.append(flashes.all[flashes.all.count - 1]) }
+    guard flashes.waiting.count > floodControl.maxWaiting else { return }
+    while flashes.waiting.count > floodControl.maxWaiting {
+      flasher.skip(flashes.waiting.removeFirst())
+      flashes.skipped += 1
+    }
+    if let summary = flashes.summary { flasher.skip(summary) }
+    let summary = flasher.show(
+      floodControl.wording.sentence(flashes.skipped), withSpeech: false, limit: limit,
+      before: flashes.waiting.first)
+    flashes.summary = summary
+    flashes.all.append(summary)
   }
 
   func queued(_ announcement: Announcement, as id: AnnouncementID) {
@@ -97,6 +156,9 @@ final class BrailleChannel: EventSink, StoppableChannel {
     case .gaveUp(let reason): outcome = .gaveUp(reason)
     // A merged announcement is spoken as the one it joined: its own flash need not wait.
     case .merged: outcome = .gaveUp(.dropped)
+    case .attempt where event.announcement.rawValue < 0:
+      showSummary(event)
+      return
     case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,
       .waitingForTurn:
       return
@@ -106,6 +168,24 @@ final class BrailleChannel: EventSink, StoppableChannel {
       return
     }
     flasher.speechFinished(flash, outcome: outcome)
+  }
+
+  /// Shows flood control's summary ("12 messages skipped", a negative id) as the speech
+  /// starts saying it, ahead of the flash of the announcement it is said before, and
+  /// holds it until its speech ends. It is no announcement of the user's: no outcome is
+  /// reported for it.
+  private func showSummary(_ event: AnnouncerEvent) {
+    book.flashes.withLock { flashes in
+      guard flashes.byAnnouncement[event.announcement] == nil else { return }
+      // Every announcement whose speech has not ended waits behind the summary; the
+      // oldest of them is spoken right after it.
+      let next = flashes.byAnnouncement.filter { $0.key.rawValue > 0 }.min {
+        $0.key.rawValue < $1.key.rawValue
+      }
+      let flash = flasher.show(event.text, withSpeech: true, before: next?.value)
+      flashes.byAnnouncement[event.announcement] = flash
+      flashes.all.append(flash)
+    }
   }
 
   func rejected(line: Int, input: String, reason: String, time: Duration) {}

@@ -127,6 +127,24 @@ struct AnnounceRun {
     }
   }
 
+  /// `--braille-only`: records each TEXT as not shown, for `failure`, when the display
+  /// could not be reached at all, so that `history --missed` lists it with braille's own
+  /// reason and `replay` shows or speaks it later.
+  func recordNotShown(because failure: BrailleFailure) {
+    guard let recorder else { return }
+    for (index, text) in request.texts.enumerated() {
+      // The words, never SSML's markup, as a flash shows them; a blank one would not
+      // have been shown either.
+      let ssml = request.defaults.isSSML
+      let shown = HistoryWords.shown(ssml ? text : Announcement(text).asSpoken.text, ssml: ssml)
+      guard SpeakableText.hasSpeech(shown) else { continue }
+      let id = AnnouncementID(index + 1)
+      recorder.queued(Announcement(shown), as: id)
+      recorder.flashFinished(
+        FlashReport(id: id, text: shown, outcome: .notShown(failure), withSpeech: false, time: .zero))
+    }
+  }
+
   /// SSML TEXTs are checked before anything connects, so that `--detach` reports them too.
   private func checkSSMLTexts() throws(RunFailure) {
     guard request.defaults.isSSML else { return }
@@ -148,7 +166,6 @@ struct AnnounceRun {
     let sinks = sinks()
     // The display follows the speech's queue as one more sink (`--braille`).
     let channel = braille.map { BrailleChannel(flasher: $0, sinks: sinks, terminal: terminal) }
-    if channel != nil { recorder?.holdUntilFlashesEnd() }
     let session = AnnounceSession(
       announcer: announcer, defaults: defaults, catalog: catalog,
       sinks: sinks + (channel.map { [$0] } ?? []), terminal: terminal)
@@ -156,17 +173,13 @@ struct AnnounceRun {
     let format: InputOptions.Format =
       if case .standardInput(let format) = request.input { format } else { .lines }
     let ssml = request.defaults.isSSML
-    let recorder = self.recorder
     let channels: [any StoppableChannel] = [session] + (channel.map { [$0] } ?? [])
-    let result = await RunDriver(signals: signals).run(channels: channels) {
+    return await RunDriver(signals: signals).run(channels: channels) {
       let summary = await session.run(lines, format: format, ssml: ssml)
       // With speech, the braille never changes the status: only that the display is given back.
       _ = await channel?.finish()
-      recorder?.writeHeld()
       return summary
     }
-    if case .interrupted = result { recorder?.writeHeld() }
-    return result
   }
 
   /// Where events go: the JSON stream and the verbose lines, as asked, and the history
@@ -193,7 +206,7 @@ struct AnnounceRun {
 
   /// The sentences that sum up a finished run: a lost speech-dispatcher, and how many
   /// announcements flood control dropped.
-  private func sumUp(_ summary: RunSummary, service: String?) {
+  func sumUp(_ summary: RunSummary, service: String?) {
     if summary.failures.contains(.speech(.disconnected)) {
       terminal.failure(
         "speech-dispatcher at \(service ?? "its address") went away and did not come back in time; "

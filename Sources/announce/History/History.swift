@@ -5,7 +5,8 @@ import Glibc
 /// What the outcome log says about the user's announcements: which were heard, which
 /// were missed, and what a replay may speak again.
 ///
-/// An announcement is *missed* when its own outcome is `gave-up` and no replay of it
+/// An announcement is *missed* when its own outcome is `gave-up` (or `not-shown`, with
+/// `--braille-only`) and no replay of it
 /// (a record whose `replays` is its key) has been heard since. A replay names the key of
 /// the announcement it speaks again, never another replay's, so replays of replays never
 /// chain, and a replay is never itself a missed announcement: nothing replays itself.
@@ -62,7 +63,7 @@ struct History: Sendable {
 
   /// The keys of the announcements that were heard, first or on a replay.
   var heardKeys: Set<String> {
-    Set(records.lazy.filter { $0.isOutcome && $0.wasHeard }.compactMap(\.announcementKey))
+    Set(records.lazy.filter { $0.decides && $0.wasHeard }.compactMap(\.announcementKey))
   }
 
   /// The announcements missed and not heard since, oldest first: the original records
@@ -72,7 +73,9 @@ struct History: Sendable {
     let heard = heardKeys
     var seen: Set<String> = []
     return outcomes.filter { record in
-      guard record.replays == nil, !record.wasHeard, let key = record.key, !heard.contains(key) else {
+      guard record.decides, record.replays == nil, !record.wasHeard, let key = record.key,
+        !heard.contains(key)
+      else {
         return false
       }
       return seen.insert(key).inserted
@@ -105,11 +108,11 @@ struct History: Sendable {
   func toReplay(last: Bool, limit: Int = .max, isRunning: (Claimant) -> Bool) -> [HistoryRecord] {
     let claimed = claimedKeys(isRunning: isRunning)
     if last {
-      guard let newest = outcomes.last(where: { $0.announcementKey != nil }) else { return [] }
+      guard let newest = outcomes.last(where: { $0.decides && $0.announcementKey != nil }) else { return [] }
       let key = newest.announcementKey
       // Another replay speaks it already: two at once must not say it twice.
       if let key, claimed.contains(key) { return [] }
-      let original = outcomes.last { $0.key == key && $0.replays == nil }
+      let original = outcomes.last { $0.decides && $0.key == key && $0.replays == nil }
       var record = original ?? newest
       record.key = key
       record.replays = nil

@@ -139,18 +139,29 @@ enum HistoryWords {
     return "\(when), \(outcome(of: record)): \(shown(record.text ?? "", ssml: record.ssml ?? false))"
   }
 
-  /// "heard", "not heard (interrupted)", "heard on replay".
+  /// "heard", "not heard (interrupted)", "heard on replay"; for braille's records,
+  /// "shown on the braille display", "not shown (no braille display)".
   static func outcome(of record: HistoryRecord) -> String {
     let replayed = record.replays != nil
+    if record.isFlash {
+      if record.wasHeard {
+        return replayed
+          ? localized("shown on the braille display on replay") : localized("shown on the braille display")
+      }
+      return (replayed ? localized("not shown on replay ({reason})") : localized("not shown ({reason})"))
+        .replacingBytes(of: "{reason}", with: reason(record.reason ?? "", braille: true))
+    }
     if record.wasHeard { return replayed ? localized("heard on replay") : localized("heard") }
     return (replayed ? localized("not heard on replay ({reason})") : localized("not heard ({reason})"))
       .replacingBytes(of: "{reason}", with: reason(record.reason ?? ""))
   }
 
-  /// A reason of the log in a few words.
-  static func reason(_ name: String) -> String {
+  /// A reason of the log in a few words: one of speech's, or with `braille`, one of braille's.
+  static func reason(_ name: String, braille: Bool = false) -> String {
+    let known =
+      braille ? BrailleFailure(rawValue: name)?.inAFewWords : GiveUpReason(rawValue: name)?.inAFewWords
     // A reason this version does not know, perhaps forged: shown as any text is, on one line.
-    GiveUpReason(rawValue: name)?.inAFewWords ?? (name.isEmpty ? "unknown reason" : shown(name, ssml: false))
+    return known ?? (name.isEmpty ? "unknown reason" : shown(name, ssml: false))
   }
 
   /// `text` on one line, and an SSML document as the words it speaks.

@@ -21,6 +21,9 @@ struct HistoryRecord: Decodable, Sendable, Equatable {
   var key: String?
   var replays: String?
   var keys: [String]?
+  /// A braille record's `withSpeech`: its flash went with speech, whose own record says
+  /// whether the announcement was delivered.
+  var withSpeech: Bool?
   /// The recorded settings' values as the log holds them, by their record key; each is
   /// of its setting's kind, in range or not.
   var settings: [String: JSONValue] = [:]
@@ -43,6 +46,7 @@ struct HistoryRecord: Decodable, Sendable, Equatable {
     key = try field("key")
     replays = try field("replays")
     keys = try field("keys")
+    withSpeech = try field("withSpeech")
     for setting in Settings.recorded {
       guard let name = setting.recordKey, let value: JSONValue = try field(name), value != .null else {
         continue
@@ -70,10 +74,21 @@ struct HistoryRecord: Decodable, Sendable, Equatable {
     try? JSONDecoder().decode(HistoryRecord.self, from: Data(line.utf8))
   }
 
-  /// Whether it is the outcome of an announcement: `spoken` or `gave-up`.
-  var isOutcome: Bool { (event == "spoken" || event == "gave-up") && text != nil }
-  /// Whether the announcement was heard to the end.
-  var wasHeard: Bool { event == "spoken" }
+  /// Whether it is the outcome of an announcement on one channel: speech's `spoken` or
+  /// `gave-up`, or braille's `shown` or `not-shown`.
+  var isOutcome: Bool { Self.outcomeEvents.contains(event) && text != nil }
+  /// The events of outcomes.
+  static let outcomeEvents: Set<String> = [
+    "spoken", "gave-up", FlashReport.shownEvent, FlashReport.notShownEvent,
+  ]
+  /// Whether it is braille's outcome: a flash, `shown` or `not-shown`.
+  var isFlash: Bool { event == FlashReport.shownEvent || event == FlashReport.notShownEvent }
+  /// Whether the announcement was delivered on this record's channel: heard to the end,
+  /// or shown on the braille display for its whole time or acknowledged.
+  var wasHeard: Bool { event == "spoken" || event == FlashReport.shownEvent }
+  /// Whether it says if the announcement was delivered: every outcome but that of a flash
+  /// that went with speech, which is extra (the speech's record decides).
+  var decides: Bool { isOutcome && withSpeech != true }
   /// The key of the announcement it is an outcome of: its own, or the one it replays.
   var announcementKey: String? { replays ?? key }
   /// Whether the text is SSML.

@@ -23,13 +23,6 @@ final class HistoryRecorder: EventSink {
   private let waiting = Mutex<[AnnouncementID: Announcement]>([:])
   /// Appends the records, on a thread of its own.
   private let writer: HistoryWriter
-  /// The key that said an announcement was read on the braille display, by id, until its outcome is written.
-  private let acknowledged = Mutex<[AnnouncementID: String]>([:])
-  /// With `--braille`, the records written only when their flash ends, by id: the key
-  /// that says a message was read comes after its speech, and belongs in its record.
-  /// `nil` while nothing is held back.
-  private let held = Mutex<[AnnouncementID: String]?>(nil)
-
   /// - Parameters:
   ///   - log: where the outcomes are written.
   ///   - replays: the key of the recorded announcement the run speaks again, which each
@@ -76,44 +69,27 @@ final class HistoryRecorder: EventSink {
 
   func record(_ event: AnnouncerEvent) { record(event, at: Date(), pid: getpid()) }
 
-  func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration) {
-    if let line = held.withLock({ $0?.removeValue(forKey: id) }) {
-      write(Self.line(line, acknowledgedWith: key))
+  /// Writes the record of a braille flash at once, in braille's own words (``FlashReport``):
+  /// nothing waits for the end of the run, or for the speech.
+  func flashFinished(_ report: FlashReport) { flashFinished(report, at: Date(), pid: getpid()) }
+
+  /// ``flashFinished(_:)`` stamped with `date` and `pid`.
+  func flashFinished(_ report: FlashReport, at date: Date, pid: Int32) {
+    // With `--braille-only` the flash is the announcement's only outcome; with speech,
+    // the speech's record has taken the announcement already.
+    let queued = report.withSpeech ? nil : waiting.withLock { $0.removeValue(forKey: report.id) }
+    let line = { @Sendable [self] in
+      let announcement = OutcomeLog.bounded(queued ?? Announcement(report.text))
+      var whole = report
+      whole.text = announcement.text
+      return record(EventJSON.line(for: whole), id: report.id, announcement: announcement, at: date, pid: pid)
+    }
+    if report.outcome == .notShown(.skipped) {
+      // A flood: as for the speech's, its records are made on the writer's thread.
+      writer.write(dropped: true, line)
     } else {
-      acknowledged.withLock { $0[id] = key }
+      write(line())
     }
-  }
-
-  func flashEnded(_ id: AnnouncementID) {
-    if let line = held.withLock({ $0?.removeValue(forKey: id) }) { write(line) }
-  }
-
-  /// From now on, an outcome is written when its braille flash ends, or is acknowledged.
-  func holdUntilFlashesEnd() {
-    held.withLock { if $0 == nil { $0 = [:] } }
-  }
-
-  /// Keeps `line` until the flash of `id` ends; false when nothing is held back.
-  private func holdBack(_ line: String, of id: AnnouncementID) -> Bool {
-    held.withLock { held in
-      guard held != nil else { return false }
-      held?[id] = line
-      return true
-    }
-  }
-
-  /// Writes every record still held back, in the order of the announcements: at the end
-  /// of a run, so that none is lost.
-  func writeHeld() {
-    let lines = held.withLock { held -> [String] in
-      defer { held = held.map { _ in [:] } }
-      return (held ?? [:]).sorted { $0.key.rawValue < $1.key.rawValue }.map(\.value)
-    }
-    for line in lines { write(line) }
-  }
-
-  private static func line(_ line: String, acknowledgedWith key: String) -> String {
-    line.dropLast() + ",\"acknowledged\":" + EventJSON.quoted(key) + "}"
   }
 
   /// Writes `event`, stamped with `date` and `pid`, if it says how an announcement ended.
@@ -129,22 +105,14 @@ final class HistoryRecorder: EventSink {
       return
     case .spoken, .gaveUp:
       let announcement = waiting.withLock { $0.removeValue(forKey: event.announcement) }
-      if event.kind == .gaveUp(.dropped), !isHoldingBack,
-        acknowledged.withLock({ $0[event.announcement] == nil })
-      {
+      if event.kind == .gaveUp(.dropped) {
         // A flood: its records are made on the writer's thread, and only those kept.
         writer.write(dropped: true) {
           self.line(for: event, announcement: announcement, at: date, pid: pid)
         }
         return
       }
-      var line = line(for: event, announcement: announcement, at: date, pid: pid)
-      if let key = acknowledged.withLock({ $0.removeValue(forKey: event.announcement) }) {
-        line = Self.line(line, acknowledgedWith: key)
-      } else if holdBack(line, of: event.announcement) {
-        return
-      }
-      write(line)
+      write(line(for: event, announcement: announcement, at: date, pid: pid))
     case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,
       .waitingForTurn:
       return
@@ -162,19 +130,24 @@ final class HistoryRecorder: EventSink {
     let announcement = OutcomeLog.bounded(announcement ?? Announcement(event.text))
     // An event of a text spoken in parts carries its part; the record keeps the whole.
     whole.text = announcement.text
+    return record(
+      EventJSON.line(for: whole), id: event.announcement, announcement: announcement, at: date, pid: pid)
+  }
+
+  /// The log line of the event `json` of announcement `id`: with the record's key, and
+  /// the settings of `announcement`.
+  private func record(
+    _ json: String, id: AnnouncementID, announcement: Announcement, at date: Date, pid: Int32
+  ) -> String {
     // Cut by its bytes: `dropLast()` on a String walks every character.
-    let json = EventJSON.line(for: whole)
     var line = String(decoding: json.utf8.dropLast(), as: UTF8.self)
-    line += ",\"key\":" + EventJSON.quoted(keyPrefix + String(event.announcement.rawValue))
+    line += ",\"key\":" + EventJSON.quoted(keyPrefix + String(id.rawValue))
     if let replays { line += ",\"replays\":" + EventJSON.quoted(replays) }
     line += HistoryRecord.fields(for: announcement)
     return OutcomeLog.stamped(line + "}", at: date, pid: pid)
   }
 
   private func write(_ line: String) { writer.write(line) }
-
-  /// Whether records wait for their braille flash to end.
-  private var isHoldingBack: Bool { held.withLock { $0 != nil } }
 
   /// Returns once every record so far is in the log.
   func finish() async { await writer.finish() }

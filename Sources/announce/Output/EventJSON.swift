@@ -11,6 +11,10 @@ import Glibc
 /// Unicode code points). Input lines
 /// that were rejected appear as `rejected` events with `line` and `reason`, and an
 /// announcement read on the braille display as `acknowledged` with `key`.
+///
+/// A braille flash's outcome is braille's own: `shown` (with `duration`, and `acknowledged`
+/// naming the key when one said it was read) or `not-shown` with a braille `reason`, with
+/// `withSpeech` when it went with speech; it has no `attempt`.
 enum EventJSON {
   /// The JSON line for `event`.
   static func line(for event: AnnouncerEvent) -> String {
@@ -34,6 +38,22 @@ enum EventJSON {
       .waitingForTurn:
       break
     }
+    return object.line
+  }
+
+  /// The JSON line for the outcome of a braille flash.
+  static func line(for report: FlashReport) -> String {
+    var object = Object()
+    object.string("event", report.eventName)
+    object.raw("id", String(report.id.rawValue))
+    object.string("text", report.text)
+    object.raw("time", seconds(report.time))
+    switch report.outcome {
+    case .shown(let duration), .acknowledged(let duration): object.raw("duration", seconds(duration))
+    case .notShown(let failure): object.string("reason", failure.rawValue)
+    }
+    if let key = report.key { object.string("acknowledged", key) }
+    if report.withSpeech { object.raw("withSpeech", "true") }
     return object.line
   }
 

@@ -15,14 +15,15 @@ protocol EventSink: Sendable {
   /// A key pressed on the braille display said that announcement `id` was read; `time`
   /// is since the braille display was opened.
   func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration)
-  /// The braille flash of announcement `id` ended, after any ``acknowledged(_:text:key:time:)``.
-  func flashEnded(_ id: AnnouncementID)
+  /// The braille flash of an announcement ended, after any
+  /// ``acknowledged(_:text:key:time:)``: braille's outcome, reported the moment it is known.
+  func flashFinished(_ report: FlashReport)
 }
 
 extension EventSink {
   func queued(_ announcement: Announcement, as id: AnnouncementID) {}
   func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration) {}
-  func flashEnded(_ id: AnnouncementID) {}
+  func flashFinished(_ report: FlashReport) {}
 }
 
 /// `--json`: every event and rejected line as a JSON object on standard output.
@@ -41,6 +42,10 @@ struct JSONEventStream: EventSink {
   func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration) {
     terminal.standardOutput(EventJSON.acknowledged(id: id, text: text, key: key, time: time))
   }
+
+  func flashFinished(_ report: FlashReport) {
+    terminal.standardOutput(EventJSON.line(for: report))
+  }
 }
 
 /// `--verbose`: one plain line per event on standard error. Rejected lines need no line
@@ -58,5 +63,9 @@ struct VerboseLines: EventSink {
     terminal.error(
       "\(EventJSON.seconds(time, decimals: 2)) s: \"\(EventDescription.shortened(text))\": read on the braille display (\(key) pressed)"
     )
+  }
+
+  func flashFinished(_ report: FlashReport) {
+    terminal.error(EventDescription.line(for: report))
   }
 }

@@ -532,9 +532,9 @@ struct OutcomeLog: Sendable {
 
   /// Adds to `heard` the key of the announcement `line` says was heard, if it says so.
   static func noteHeard(_ line: UnsafeBufferPointer<UInt8>, in heard: inout Set<String>) {
-    guard holds(line, #""event":"spoken""#),
+    guard holds(line, #""event":"spoken""#) || holds(line, #""event":"shown""#),
       let record = HistoryRecord.parseKeeping(String(decoding: line, as: UTF8.self))?.record,
-      record.isOutcome,
+      record.decides,
       record.wasHeard, let key = record.announcementKey
     else { return }
     heard.insert(key)
@@ -547,13 +547,18 @@ struct OutcomeLog: Sendable {
     var kept: [Int: String] = [:]
     var keys: Set<String> = []
     for dropped in [false, true] {
-      for index in older.ranges.indices.reversed() where older.line(index, holds: #""event":"gave-up""#) {
-        guard older.line(index, holds: #""reason":"dropped""#) == dropped, kept[index] == nil else {
+      for index in older.ranges.indices.reversed()
+      where older.line(index, holds: #""event":"gave-up""#)
+        || older.line(index, holds: #""event":"not-shown""#)
+      {
+        let skipped =
+          older.line(index, holds: #""reason":"dropped""#) || older.line(index, holds: #""reason":"skipped""#)
+        guard skipped == dropped, kept[index] == nil else {
           continue
         }
         guard size + older.size(index) <= carriedBytes else { break }
         let line = older.line(index)
-        guard let record = HistoryRecord.parseKeeping(line)?.record, record.replays == nil, record.isOutcome,
+        guard let record = HistoryRecord.parseKeeping(line)?.record, record.replays == nil, record.decides,
           !record.wasHeard, let key = record.key, !heard.contains(key), keys.insert(key).inserted
         else { continue }
         size += older.size(index)

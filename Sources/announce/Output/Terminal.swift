@@ -88,6 +88,20 @@ enum EventDescription {
     return "\(EventJSON.seconds(event.time, decimals: 2)) s: \"\(shortened(event.text))\": \(what)"
   }
 
+  /// The line of a braille flash's outcome: braille's own words, never speech's.
+  static func line(for report: FlashReport) -> String {
+    let what: String
+    switch report.outcome {
+    case .shown(let duration), .acknowledged(let duration):
+      what = localized("shown on the braille display for {seconds} seconds")
+        .replacingBytes(of: "{seconds}", with: EventJSON.seconds(duration, decimals: 2))
+    case .notShown(let failure):
+      what = localized("not shown on the braille display: {reason}")
+        .replacingBytes(of: "{reason}", with: failure.inAFewWords)
+    }
+    return "\(EventJSON.seconds(report.time, decimals: 2)) s: \"\(shortened(report.text))\": \(what)"
+  }
+
   /// At most 80 characters of `text`, so a long announcement is not read out on every event.
   static func shortened(_ text: String, to length: Int = 80) -> String {
     let flat = text.replacingBytes(of: "\n", with: " ")
