@@ -154,6 +154,41 @@ import AnnouncerCore
     #expect(!readme.contains("not in tmux"), "the README says the replay key does not work in tmux")
   }
 
+  /// Every kind of event the announcer reports. The switch in ``eventName(_:)`` does not
+  /// compile when a kind is added, so this list is kept whole by hand beside it.
+  static let announcerEventKinds: [AnnouncerEvent.Kind] = [
+    .queued, .attempt, .begin, .mark(""), .interrupted, .waitingForQuiet, .waitingForConnection,
+    .waitingForTurn, .merged(into: AnnouncementID(1)), .spoken(duration: .zero), .gaveUp(.stalled),
+  ]
+
+  static func eventName(_ kind: AnnouncerEvent.Kind) -> String {
+    switch kind {
+    case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,
+      .waitingForTurn, .merged, .spoken, .gaveUp:
+      kind.name
+    }
+  }
+
+  /// Every event name `--json` can print, and every reason a `gave-up` or `not-shown`
+  /// event can give, in the usage guide's JSON section and the man page's JSON EVENTS.
+  @Test(arguments: [
+    ("docs/usage.md", "With `--json`, each event is printed", "\n### "),
+    ("man/announce.1", ".Sh JSON EVENTS", "\n.Sh "),
+  ])
+  func everyEventAndReasonIsDocumented(document: String, start: String, end: String) throws {
+    let text = try PackageFile.text(document)
+    let from = try #require(text.range(of: start), "\(document) has no \(start)")
+    let section = text[from.upperBound...]
+    let body = section.range(of: end).map { section[..<$0.lowerBound] } ?? section
+    let names =
+      Self.announcerEventKinds.map(Self.eventName) + [
+        FlashReport.shownEvent, FlashReport.notShownEvent, "acknowledged", "rejected",
+      ]
+    let reasons = GiveUpReason.allCases.map(\.rawValue) + BrailleFailure.allCases.map(\.rawValue)
+    let missing = (names + reasons).filter { !body.contains($0) }
+    #expect(missing == [], "not in \(document)'s \(start)")
+  }
+
   /// How long a writer waits for the log's lock, as every document that gives it says.
   @Test(arguments: ["docs/usage.md", "man/announce.1"])
   func theLockWaitIsTheCodes(document: String) throws {
