@@ -49,3 +49,15 @@ import Testing
     #expect(CatalogFile(path: "/nonexistent/announce.mo") == nil)
   }
 }
+
+/// The placeholders of a printed line are filled in one pass.
+@Suite struct PrintedPlaceholderTests {
+  @Test func aValueWithBracesIsNotFilledInAgain() {
+    #expect(
+      localized(
+        "{command}: {problem} (see {usage} --help).",
+        ["command": "announce", "problem": "{usage} {", "usage": "x"])
+        == "announce: {usage} { (see x --help).")
+    #expect(localized("No {such} placeholder {", ["other": "y"]) == "No {such} placeholder {")
+  }
+}

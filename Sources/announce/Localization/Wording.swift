@@ -138,9 +138,23 @@ func localized(_ singular: String, plural: String, count: Int) -> String {
 }
 
 /// `message` in the language of the locale with its placeholders filled in, for a line
-/// printed for a person: `localized("{path} is locked.", ["path": path])`.
+/// printed for a person: `localized("{path} is locked.", ["path": path])`. One pass, so
+/// that a value holding braces, such as a user's argument, is never filled in itself.
 func localized(_ message: String, _ values: KeyValuePairs<String, String>) -> String {
-  values.reduce(localized(message)) { text, value in
-    text.replacingBytes(of: "{\(value.key)}", with: value.value)
+  var text = ""
+  var rest = Substring(localized(message))
+  while let open = rest.firstIndex(of: "{") {
+    text += rest[..<open]
+    let name = rest[rest.index(after: open)...].prefix { $0 != "}" && $0 != "{" }
+    if name.endIndex < rest.endIndex, rest[name.endIndex] == "}",
+      let value = values.first(where: { $0.key == name })?.value
+    {
+      text += value
+      rest = rest[rest.index(after: name.endIndex)...]
+    } else {
+      text += "{"
+      rest = rest[rest.index(after: open)...]
+    }
   }
+  return text + rest
 }
