@@ -141,6 +141,16 @@ extension SpeakingTests {
       plainUsage.standardError
         == "announce: --verbose and --quiet contradict each other; choose one (see announce --help).\n")
 
+    let range = try run(["--rate", "500", "Hallo"], locale: "de_DE.UTF-8", [:])
+    #expect(
+      range.standardError
+        == "announce: --rate muss eine ganze Zahl zwischen -100 und 100 sein, nicht 500 (siehe announce --help).\n"
+    )
+    let plainRange = try run(["--rate", "500", "Hallo"], locale: "C", [:])
+    #expect(
+      plainRange.standardError
+        == "announce: --rate must be a whole number from -100 to 100, not 500 (see announce --help).\n")
+
     let replay = try run(["replay"], locale: "de_DE.UTF-8", ["ANNOUNCE_HISTORY": "off"])
     #expect(replay.status == 64)
     #expect(
