@@ -176,6 +176,23 @@ extension SpeakingTests {
       "\(plainDoctor.standardOutput)")
   }
 
+  /// The outcome log's records stay in English under any locale: a hook's bad variable
+  /// is printed in German and recorded as before.
+  @Test func theLogRecordsAFailureInEnglishUnderAGermanLocale() throws {
+    let state = NSTemporaryDirectory() + "announce-printed-\(getpid())-\(UUID().uuidString.prefix(8))"
+    defer { try? FileManager.default.removeItem(atPath: state) }
+    let result = try run(
+      ["hook-finished", "--status", "0", "--milliseconds", "125000", "--", "make"], locale: "de_DE.UTF-8",
+      ["ANNOUNCE_RATE": "500", "XDG_STATE_HOME": state])
+    #expect(result.status == 64, "\(result.standardError)")
+    let log = (try? String(contentsOfFile: state + "/announce/log.jsonl", encoding: .utf8)) ?? ""
+    #expect(
+      log.contains(
+        "ANNOUNCE_RATE=500 is not a whole number from -100 to 100; set it to one, such as 50, or unset it."),
+      "\(log)")
+    #expect(!log.contains("ungültig"), "\(log)")
+  }
+
   @Test func historyAndReplayPrintInTheLocalesLanguage() throws {
     let (history, state) = try run(["history"], locale: "de_DE.UTF-8")
     defer { try? FileManager.default.removeItem(atPath: state) }

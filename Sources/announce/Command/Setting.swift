@@ -209,10 +209,12 @@ struct Setting<Value: Sendable>: Sendable {
   /// option and its valid values when it is not.
   func checked(_ given: Value?) throws -> Value? {
     if let given, !rule.accepts(given) {
-      throw ValidationError(
-        localized(
-          "{option} must be {rule}, not {value}.",
-          ["option": optionName, "rule": rule.printedDescription(), "value": rule.show(given)]))
+      let printed = localized(
+        "{option} must be {rule}, not {value}.",
+        ["option": optionName, "rule": rule.printedDescription(), "value": rule.show(given)])
+      EnglishOriginals.remember(
+        printed, english: "\(optionName) must be \(rule.description), not \(rule.show(given)).")
+      throw ValidationError(printed)
     }
     return given
   }
@@ -223,10 +225,15 @@ struct Setting<Value: Sendable>: Sendable {
     if let given = try checked(given) { return given }
     guard let variable, let text = environment[variable], !text.isEmpty else { return nil }
     guard let value = rule.parse(text), rule.accepts(value) else {
-      throw ValidationError(
-        localized(
-          "{variable}={value} is not {rule}; set it to one, such as {example}, or unset it.",
-          ["variable": variable, "value": text, "rule": rule.printedDescription(), "example": example]))
+      let printed = localized(
+        "{variable}={value} is not {rule}; set it to one, such as {example}, or unset it.",
+        ["variable": variable, "value": text, "rule": rule.printedDescription(), "example": example])
+      // The log records the English; the rule's words were looked up apart.
+      EnglishOriginals.remember(
+        printed,
+        english:
+          "\(variable)=\(text) is not \(rule.description); set it to one, such as \(example), or unset it.")
+      throw ValidationError(printed)
     }
     return value
   }

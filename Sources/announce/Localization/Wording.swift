@@ -129,7 +129,9 @@ struct Wording: Sendable {
 
 /// `message` in the language of the locale, for a line printed for a person.
 func localized(_ message: String) -> String {
-  Wording.printed.localized(message)
+  let text = Wording.printed.localized(message)
+  EnglishOriginals.remember(text, english: message)
+  return text
 }
 
 /// `singular` or `plural` in the language of the locale, in the form for `count`.
@@ -138,11 +140,18 @@ func localized(_ singular: String, plural: String, count: Int) -> String {
 }
 
 /// `message` in the language of the locale with its placeholders filled in, for a line
-/// printed for a person: `localized("{path} is locked.", ["path": path])`. One pass, so
-/// that a value holding braces, such as a user's argument, is never filled in itself.
+/// printed for a person: `localized("{path} is locked.", ["path": path])`.
 func localized(_ message: String, _ values: KeyValuePairs<String, String>) -> String {
+  let text = filled(localized(message), values)
+  EnglishOriginals.remember(text, english: filled(message, values))
+  return text
+}
+
+/// `template` with its placeholders filled in, in one pass, so that a value holding
+/// braces, such as a user's argument, is never filled in itself.
+private func filled(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
   var text = ""
-  var rest = Substring(localized(message))
+  var rest = Substring(template)
   while let open = rest.firstIndex(of: "{") {
     text += rest[..<open]
     let name = rest[rest.index(after: open)...].prefix { $0 != "}" && $0 != "{" }
