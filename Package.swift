@@ -52,8 +52,7 @@ let package = Package(
       ]
     ),
     // The property tests' seeded generators and runner (swift-property-based 2 needs Swift
-    // 6.1, and Debian 13's Swift is 6.0.3). A target of its own, without AnnouncerCore:
-    // Testing and libxml2's ICU headers in one module's interface clash in Swift 6.3.
+    // 6.1, and Debian 13's Swift is 6.0.3). A target of its own, without AnnouncerCore.
     .target(name: "PropertyTesting"),
     .executableTarget(
       name: "announce",

@@ -100,6 +100,9 @@ import Testing
     #expect(line.finding == .notInUse)
     #expect(line.sentence.contains("an outer bash, process 100, but not in the shell that ran doctor"))
     #expect(line.sentence.contains("~/.zshrc"))
+    // The man page's facts: a hook found elsewhere still has its shell, process and settings.
+    let names = line.facts.map(\.0)
+    #expect(names == ["active", "outer", "shell", "pid", "minSeconds", "ignore"])
   }
 
   @Test func noHookIsInformationOnly() {

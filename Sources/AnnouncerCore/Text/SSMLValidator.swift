@@ -1,6 +1,6 @@
-// Internal: libxml2's headers bring in the system's ICU header, whose UErrorCode clashes
-// with the one in Swift 6.3's Foundation in any module that sees both; importers of
-// AnnouncerCore never need libxml2's names.
+// Internal: importers of AnnouncerCore never need libxml2's names. (They still load the
+// module, as AnnouncerCore is built without library evolution: Sources/CLibXML2/shim.h
+// keeps the system's ICU header, which clashed with Foundation's, out of it.)
 internal import CLibXML2
 
 /// Checks that user-supplied SSML is a well-formed XML document with a `<speak>` root.

@@ -51,13 +51,18 @@ struct ShellHookCheck {
           "No announce shell hook is active in this shell; to hear when a long command ends, \(setUp).",
         facts: [("active", .flag(false))])
     }
+    let hookFacts: [(String, DoctorFact)] = [
+      ("shell", .text(state.shell)), ("pid", .number(Double(state.pid))),
+      ("minSeconds", .number(state.settings.minimumSeconds)), ("ignore", .texts(state.settings.ignored)),
+    ]
     guard state.pid == parent else {
-      let outer = isAncestor(state.pid) ? "an outer \(state.shell), process \(state.pid)" : "another shell"
+      let isOuter = isAncestor(state.pid)
+      let outer = isOuter ? "an outer \(state.shell), process \(state.pid)" : "another shell"
       return DoctorLine(
         check: "shell-hook", finding: .notInUse,
         sentence:
           "The announce shell hook is active in \(outer), but not in the shell that ran doctor; to hear when a long command ends here, \(setUp).",
-        facts: [("active", .flag(false)), ("shell", .text(state.shell)), ("pid", .number(Double(state.pid)))])
+        facts: [("active", .flag(false)), ("outer", .flag(isOuter))] + hookFacts)
     }
     let threshold = DoctorLine.spoken(state.settings.minimumSeconds)
     let ignored = state.settings.ignored
@@ -74,10 +79,7 @@ struct ShellHookCheck {
       check: "shell-hook", finding: .fine,
       sentence:
         "The \(state.shell) hook is active in this shell: it announces commands that run \(threshold) seconds or longer, and \(ignoring).",
-      facts: [
-        ("active", .flag(true)), ("shell", .text(state.shell)), ("pid", .number(Double(state.pid))),
-        ("minSeconds", .number(state.settings.minimumSeconds)), ("ignore", .texts(ignored)),
-      ])
+      facts: [("active", .flag(true))] + hookFacts)
   }
 
   /// How a person sets the hook up in `shell`, for the end of a sentence.
