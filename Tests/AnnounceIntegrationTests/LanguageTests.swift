@@ -120,6 +120,79 @@ extension SpeakingTests {
     return (try Command.run(Command.announce, arguments, environment: environment), state)
   }
 
+  func run(_ arguments: [String], locale: String, _ variables: [String: String]) throws -> Command.Result {
+    var environment = try TestLanguages.environment(ProcessInfo.processInfo.environment, locale: locale)
+      .filter { !$0.key.hasPrefix("ANNOUNCE_") }
+    environment.merge(variables) { $1 }
+    return try Command.run(Command.announce, arguments, environment: environment, timeout: 30)
+  }
+
+  /// A usage error, a doctor line and a replay error in German under a German locale,
+  /// and exactly as before under C.
+  @Test func errorsAndDoctorLinesPrintInTheLocalesLanguage() throws {
+    let usage = try run(["--verbose", "--quiet", "Hallo"], locale: "de_DE.UTF-8", [:])
+    #expect(usage.status == 64)
+    #expect(
+      usage.standardError
+        == "announce: --verbose und --quiet widersprechen einander; wählen Sie eines (siehe announce --help).\n"
+    )
+    let plainUsage = try run(["--verbose", "--quiet", "Hallo"], locale: "C", [:])
+    #expect(
+      plainUsage.standardError
+        == "announce: --verbose and --quiet contradict each other; choose one (see announce --help).\n")
+
+    let range = try run(["--rate", "500", "Hallo"], locale: "de_DE.UTF-8", [:])
+    #expect(
+      range.standardError
+        == "announce: --rate muss eine ganze Zahl zwischen -100 und 100 sein, nicht 500 (siehe announce --help).\n"
+    )
+    let plainRange = try run(["--rate", "500", "Hallo"], locale: "C", [:])
+    #expect(
+      plainRange.standardError
+        == "announce: --rate must be a whole number from -100 to 100, not 500 (see announce --help).\n")
+
+    let replay = try run(["replay"], locale: "de_DE.UTF-8", ["ANNOUNCE_HISTORY": "off"])
+    #expect(replay.status == 64)
+    #expect(
+      replay.standardError
+        == "announce: ANNOUNCE_HISTORY=off führt keinen Verlauf, also gibt es nichts zu wiederholen; entfernen Sie die Variable, um zu wiederholen (siehe announce replay --help).\n"
+    )
+    let plainReplay = try run(["replay"], locale: "C", ["ANNOUNCE_HISTORY": "off"])
+    #expect(
+      plainReplay.standardError
+        == "announce: ANNOUNCE_HISTORY=off keeps no history, so there is nothing to replay; unset it to replay (see announce replay --help).\n"
+    )
+
+    let socket = NSTemporaryDirectory() + "announce-printed-\(getpid())-none.sock"
+    let doctor = try run(["doctor", "--address", "unix_socket:" + socket], locale: "de_DE.UTF-8", [:])
+    #expect(
+      doctor.standardOutput.contains(
+        "announce sucht speech-dispatcher unter dem Unix-Socket \(socket), mit --address angegeben.\n"),
+      "\(doctor.standardOutput)")
+    let plainDoctor = try run(["doctor", "--address", "unix_socket:" + socket], locale: "C", [:])
+    #expect(
+      plainDoctor.standardOutput.contains(
+        "announce looks for speech-dispatcher at the unix socket \(socket), given with --address.\n"),
+      "\(plainDoctor.standardOutput)")
+  }
+
+  /// The outcome log's records stay in English under any locale: a hook's bad variable
+  /// is printed in German and recorded as before.
+  @Test func theLogRecordsAFailureInEnglishUnderAGermanLocale() throws {
+    let state = NSTemporaryDirectory() + "announce-printed-\(getpid())-\(UUID().uuidString.prefix(8))"
+    defer { try? FileManager.default.removeItem(atPath: state) }
+    let result = try run(
+      ["hook-finished", "--status", "0", "--milliseconds", "125000", "--", "make"], locale: "de_DE.UTF-8",
+      ["ANNOUNCE_RATE": "500", "XDG_STATE_HOME": state])
+    #expect(result.status == 64, "\(result.standardError)")
+    let log = (try? String(contentsOfFile: state + "/announce/log.jsonl", encoding: .utf8)) ?? ""
+    #expect(
+      log.contains(
+        "ANNOUNCE_RATE=500 is not a whole number from -100 to 100; set it to one, such as 50, or unset it."),
+      "\(log)")
+    #expect(!log.contains("ungültig"), "\(log)")
+  }
+
   @Test func historyAndReplayPrintInTheLocalesLanguage() throws {
     let (history, state) = try run(["history"], locale: "de_DE.UTF-8")
     defer { try? FileManager.default.removeItem(atPath: state) }

@@ -44,16 +44,20 @@ struct BrailleOptions: ParsableArguments {
 
   func validate() throws {
     if braille && brailleOnly {
-      throw ValidationError("--braille and --braille-only cannot be used together; choose one.")
+      throw ValidationError(localized("--braille and --braille-only cannot be used together; choose one."))
     }
     if let wordsPerMinute, !BrailleTiming.wordsPerMinuteRange.contains(wordsPerMinute) {
       let range = BrailleTiming.wordsPerMinuteRange
       throw ValidationError(
-        "--braille-pace must be from \(range.lowerBound) to \(range.upperBound) words a minute; \(wordsPerMinute) is out of range."
-      )
+        localized(
+          "--braille-pace must be from {lowest} to {highest} words a minute; {value} is out of range.",
+          [
+            "lowest": String(range.lowerBound), "highest": String(range.upperBound),
+            "value": String(wordsPerMinute),
+          ]))
     }
     if let minimumFlash, !(minimumFlash.isFinite && minimumFlash >= 0 && minimumFlash <= 600) {
-      throw ValidationError("--braille-flash must be from 0 to 600 seconds.")
+      throw ValidationError(localized("--braille-flash must be from 0 to 600 seconds."))
     }
   }
 
@@ -74,7 +78,9 @@ struct BrailleOptions: ParsableArguments {
     guard let value = environment[Self.variable], !value.isEmpty else { return .off }
     guard let mode = BrailleMode(rawValue: value.lowercased()) else {
       throw ValidationError(
-        "\(Self.variable) must be on, only or off; \"\(value)\" is none of them.")
+        localized(
+          "{variable} must be on, only or off; \"{value}\" is none of them.",
+          ["variable": Self.variable, "value": value]))
     }
     return mode
   }

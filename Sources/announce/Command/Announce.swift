@@ -69,30 +69,37 @@ struct Announce: AsyncParsableCommand {
     try validateWaiting()
     if detach.requested && listing.anything {
       throw ValidationError(
-        "--detach delivers announcements; leave it out with --list-modules and --list-voices.")
+        localized("--detach delivers announcements; leave it out with --list-modules and --list-voices."))
     }
     if detach.requested && (output.json || output.verbose) {
       throw ValidationError(
-        "--detach returns before anything is spoken, so \(output.json ? "--json" : "--verbose") would print nothing; leave it out and read the outcomes in \(OutcomeLog.defaultPath(environment: environment))."
-      )
+        localized(
+          "--detach returns before anything is spoken, so {option} would print nothing; leave it out and read the outcomes in {path}.",
+          [
+            "option": output.json ? "--json" : "--verbose",
+            "path": OutcomeLog.defaultPath(environment: environment),
+          ]))
     }
     if texts.count > 1 && texts.contains("-") {
       throw ValidationError(
-        "\"-\" reads standard input and must be the only TEXT; give the texts without \"-\", or pipe them all in."
-      )
+        localized(
+          "\"-\" reads standard input and must be the only TEXT; give the texts without \"-\", or pipe them all in."
+        ))
     }
     if input.format == .json && !readsStandardInput {
-      throw ValidationError("--input json reads standard input; give no TEXT, or \"-\".")
+      throw ValidationError(localized("--input json reads standard input; give no TEXT, or \"-\"."))
     }
     // Braille alone shows each line as it comes; a JSON line's settings are for speech.
     if input.format == .json, try braille.mode(environment: environment) == .only {
       throw ValidationError(
-        "--input json gives settings for speech, and braille alone shows plain lines; leave out --input json, or use --braille."
-      )
+        localized(
+          "--input json gives settings for speech, and braille alone shows plain lines; leave out --input json, or use --braille."
+        ))
     }
     if detach.requested && readsStandardInput && isatty(0) == 1 {
       throw ValidationError(
-        "--detach cannot read announcements from the terminal; give them as TEXT, or pipe them in.")
+        localized("--detach cannot read announcements from the terminal; give them as TEXT, or pipe them in.")
+      )
     }
     var defaults = Announcement("")
     announcerOptions.apply(to: &defaults)

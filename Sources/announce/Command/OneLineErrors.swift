@@ -72,7 +72,13 @@ enum OneLineErrors {
     endList()
     var text = parts.joined(separator: " ")
     while let last = text.last, last == "." || last == " " { text.removeLast() }
-    if text.isEmpty { text = "the arguments could not be understood" }
-    return "\(commandName.split(separator: " ").first ?? "announce"): \(text) (see \(commandName) --help)."
+    if text.isEmpty { text = localized("the arguments could not be understood") }
+    // TRANSLATORS: a usage error; {problem} may be in English when it is swift-argument-parser's own.
+    return localized(
+      "{command}: {problem} (see {usage} --help).",
+      [
+        "command": String(commandName.split(separator: " ").first ?? "announce"), "problem": text,
+        "usage": commandName,
+      ])
   }
 }

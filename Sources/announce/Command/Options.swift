@@ -242,15 +242,17 @@ struct OutputOptions: ParsableArguments {
   func validate(environment: [String: String]) throws {
     if let address, SpeechdAddress.parse(address) == nil {
       throw ValidationError(
-        "--address \"\(address)\" is not a speech-dispatcher address; use unix_socket:PATH or inet_socket:HOST:PORT."
-      )
+        localized(
+          "--address \"{address}\" is not a speech-dispatcher address; use unix_socket:PATH or inet_socket:HOST:PORT.",
+          ["address": address]))
     }
     _ = try HistorySwitch.isOn(environment: environment)
     if verbose && quiet {
-      throw ValidationError("--verbose and --quiet contradict each other; choose one.")
+      throw ValidationError(localized("--verbose and --quiet contradict each other; choose one."))
     }
     if appName.isEmpty || appName.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == ":" }) {
-      throw ValidationError("--app-name must be one word without quotes or colons, such as announce.")
+      throw ValidationError(
+        localized("--app-name must be one word without quotes or colons, such as announce."))
     }
   }
 }

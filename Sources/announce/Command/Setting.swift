@@ -5,6 +5,9 @@ import ArgumentParser
 struct ValueRule<Value: Sendable>: Sendable {
   /// The valid values, for the middle of a sentence: "a whole number from -100 to 100".
   var description: String
+  /// `description` in the language of the locale, for a line printed for a person; made
+  /// when a message needs it, since the locale is read on the first lookup.
+  var printedDescription: @Sendable () -> String
   /// A valid value, as written: "50".
   var example: String
   /// The range the help shows, such as "-100 to 100"; `nil` where ArgumentParser lists
@@ -36,7 +39,10 @@ struct ValueRule<Value: Sendable>: Sendable {
 extension ValueRule<Double> {
   /// Seconds from 0 to a day, decimals allowed.
   static let seconds = ValueRule(
-    description: "a number of seconds from 0 to \(Int(Announcement.longestWait))", example: "3",
+    description: "a number of seconds from 0 to \(Int(Announcement.longestWait))",
+    printedDescription: {
+      localized("a number of seconds from 0 to {highest}", ["highest": String(Int(Announcement.longestWait))])
+    }, example: "3",
     range: "0 to \(Int(Announcement.longestWait))",
     parse: { DurationText.seconds(in: $0) }, fromJSON: \.number, accepts: Announcement.acceptsWait,
     show: JSONValue.numberText, isNumeric: true)
@@ -48,6 +54,11 @@ extension ValueRule<Int> {
   static func wholeNumber(in range: ClosedRange<Int>, example: Int) -> ValueRule {
     ValueRule(
       description: "a whole number from \(range.lowerBound) to \(range.upperBound)",
+      printedDescription: {
+        localized(
+          "a whole number from {lowest} to {highest}",
+          ["lowest": String(range.lowerBound), "highest": String(range.upperBound)])
+      },
       example: "\(example)",
       range: "\(range.lowerBound) to \(range.upperBound)",
       parse: { Int($0) }, fromJSON: \.wholeNumber, accepts: { range.contains($0) }, isNumeric: true)
@@ -60,7 +71,8 @@ extension ValueRule<Int> {
   /// `/proc/sys/kernel/pid_max` takes). The help names no range, which says nothing a
   /// person needs.
   static let processID = ValueRule(
-    description: "a process ID, a whole number from 1 to 4194304", example: "1234",
+    description: "a process ID, a whole number from 1 to 4194304",
+    printedDescription: { localized("a process ID, a whole number from 1 to 4194304") }, example: "1234",
     parse: { Int($0) }, fromJSON: \.wholeNumber, accepts: { (1...4_194_304).contains($0) }, isNumeric: true)
 }
 
@@ -68,7 +80,7 @@ extension ValueRule<String> {
   /// A name that can safely be sent to speech-dispatcher: one word, such as `example`.
   static func word(example: String) -> ValueRule {
     ValueRule(
-      description: "one word", example: example,
+      description: "one word", printedDescription: { localized("one word") }, example: example,
       parse: { $0 }, fromJSON: \.string, accepts: VoiceOptions.isSafeName, show: JSONValue.quoted,
       toJSON: EventJSON.quoted)
   }
@@ -77,7 +89,8 @@ extension ValueRule<String> {
 extension ValueRule<Bool> {
   /// `true` or `false`, in JSON only: on the command line it is a flag.
   static let boolean = ValueRule(
-    description: "true or false", example: "true", parse: { Bool($0) }, fromJSON: \.boolean)
+    description: "true or false", printedDescription: { localized("true or false") }, example: "true",
+    parse: { Bool($0) }, fromJSON: \.boolean)
 }
 
 extension ValueRule where Value: CaseIterable & RawRepresentable<String> {
@@ -85,6 +98,10 @@ extension ValueRule where Value: CaseIterable & RawRepresentable<String> {
   static var choice: ValueRule {
     ValueRule(
       description: "one of " + ValueRule.list(Value.allCases.map(\.rawValue)),
+      printedDescription: {
+        localized(
+          "one of {choices}", ["choices": ValueRule.list(Value.allCases.map(\.rawValue), printed: true)])
+      },
       example: Value.allCases.first?.rawValue ?? "",
       parse: { Value(rawValue: $0.lowercased()) },
       fromJSON: { $0.string.flatMap { Value(rawValue: $0.lowercased()) } },
@@ -92,10 +109,13 @@ extension ValueRule where Value: CaseIterable & RawRepresentable<String> {
       kind: { $0.string != nil })
   }
 
-  /// `a, b or c`.
-  private static func list(_ names: [String]) -> String {
+  /// `a, b or c`; `printed`, in the language of the locale.
+  private static func list(_ names: [String], printed: Bool = false) -> String {
     guard let last = names.last else { return "" }
-    return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
+    guard names.count > 1 else { return last }
+    let first = names.dropLast().joined(separator: ", ")
+    // TRANSLATORS: the end of a list of values, such as "low, normal or high".
+    return printed ? localized("{first} or {last}", ["first": first, "last": last]) : first + " or " + last
   }
 }
 
@@ -189,7 +209,12 @@ struct Setting<Value: Sendable>: Sendable {
   /// option and its valid values when it is not.
   func checked(_ given: Value?) throws -> Value? {
     if let given, !rule.accepts(given) {
-      throw ValidationError("\(optionName) must be \(rule.description), not \(rule.show(given)).")
+      let printed = localized(
+        "{option} must be {rule}, not {value}.",
+        ["option": optionName, "rule": rule.printedDescription(), "value": rule.show(given)])
+      EnglishOriginals.remember(
+        printed, english: "\(optionName) must be \(rule.description), not \(rule.show(given)).")
+      throw ValidationError(printed)
     }
     return given
   }
@@ -200,8 +225,15 @@ struct Setting<Value: Sendable>: Sendable {
     if let given = try checked(given) { return given }
     guard let variable, let text = environment[variable], !text.isEmpty else { return nil }
     guard let value = rule.parse(text), rule.accepts(value) else {
-      throw ValidationError(
-        "\(variable)=\(text) is not \(rule.description); set it to one, such as \(example), or unset it.")
+      let printed = localized(
+        "{variable}={value} is not {rule}; set it to one, such as {example}, or unset it.",
+        ["variable": variable, "value": text, "rule": rule.printedDescription(), "example": example])
+      // The log records the English; the rule's words were looked up apart.
+      EnglishOriginals.remember(
+        printed,
+        english:
+          "\(variable)=\(text) is not \(rule.description); set it to one, such as \(example), or unset it.")
+      throw ValidationError(printed)
     }
     return value
   }

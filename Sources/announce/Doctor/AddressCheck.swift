@@ -28,34 +28,53 @@ struct AddressCheck {
           check: "address", finding: .speechUnavailable,
           sentence: error.sentence(forwardingWith: RunFailure.howToForward)))
     }
-    let (address, why): (SpeechdAddress, String)
+    // Each reason is marked, and looked up only for the printed line: the JSON fact
+    // and the report keep it in English.
+    let (address, reason): (SpeechdAddress, String)
     var forwarded = false
+    var forwardedPath = ""
     switch route {
     case .address(let chosen):
       address = chosen
       if explicit != nil {
-        why = "given with --address"
+        reason = Wording.marked("given with --address")
       } else if !chosen.isUserDefault {
-        why = "from SPEECHD_ADDRESS"
+        reason = Wording.marked("from SPEECHD_ADDRESS")
       } else {
-        why = "the default for this user, since neither --address nor SPEECHD_ADDRESS is set"
+        reason = Wording.marked(
+          "the default for this user, since neither --address nor SPEECHD_ADDRESS is set")
       }
     case .forwardedFirst(let path, let local):
+      forwardedPath = path
       if ForwardedSpeechdSocket.presence(at: path) == .ours {
         address = .unixSocket(path: path, isUserDefault: false)
-        why = "the socket forwarded over SSH from your own machine"
+        reason = Wording.marked("the socket forwarded over SSH from your own machine")
         forwarded = true
       } else {
         address = local
-        why = "the default for this user, since this SSH session forwards no socket to \(path)"
+        reason = Wording.marked(
+          "the default for this user, since this SSH session forwards no socket to {path}")
       }
     }
+    let why = reason.replacingBytes(of: "{path}", with: forwardedPath)
     return Found(
       line: DoctorLine(
         check: "address", finding: .fine,
         sentence: "announce looks for speech-dispatcher at \(address), \(why).",
-        facts: Self.facts(of: address) + [("why", .text(why))]),
+        facts: Self.facts(of: address) + [("why", .text(why))],
+        printed: localized(
+          "announce looks for speech-dispatcher at {address}, {reason}.",
+          ["address": Self.printed(address), "reason": localized(reason, ["path": forwardedPath])])),
       address: address, isForwarded: forwarded)
+  }
+
+  /// The address as the printed line names it, in the language of the locale.
+  static func printed(_ address: SpeechdAddress) -> String {
+    switch address {
+    case .unixSocket(let path, _): localized("the unix socket {path}", ["path": path])
+    case .inetSocket(let host, let port):
+      localized("{host} port {port}", ["host": host, "port": String(port)])
+    }
   }
 
   /// The address as JSON facts: `socket`, or `host` and `port`.

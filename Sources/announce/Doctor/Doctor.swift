@@ -43,11 +43,13 @@ struct Doctor: AsyncParsableCommand {
   func validate() throws {
     if let address, SpeechdAddress.parse(address) == nil {
       throw ValidationError(
-        "--address \"\(address)\" is not a speech-dispatcher address; use unix_socket:PATH or inet_socket:HOST:PORT."
+        localized(
+          "--address \"{address}\" is not a speech-dispatcher address; use unix_socket:PATH or inet_socket:HOST:PORT.",
+          ["address": address])
       )
     }
     if json && report {
-      throw ValidationError("--json and --report cannot be used together; choose one.")
+      throw ValidationError(localized("--json and --report cannot be used together; choose one."))
     }
   }
 
@@ -58,7 +60,7 @@ struct Doctor: AsyncParsableCommand {
     let terminal = Terminal(quiet: false)
     func report(_ line: DoctorLine) {
       lines.append(line)
-      if !self.report { terminal.standardOutput(json ? line.json : line.sentence) }
+      if !self.report { terminal.standardOutput(json ? line.json : line.printed ?? line.sentence) }
     }
     for line in SettingsCheck(environment: environment).run() { report(line) }
     let braille = BrailleCheck.mode(environment: environment)
@@ -96,7 +98,9 @@ struct Doctor: AsyncParsableCommand {
         case .success(let spokenLines): for line in spokenLines { report(line) }
         case .failure(let stop):
           terminal.error(
-            "announce doctor stopped because of \(stop.signal.name); the test sentence was cancelled.")
+            localized(
+              "announce doctor stopped because of {signal}; the test sentence was cancelled.",
+              ["signal": stop.signal.name]))
           throw ExitCode(ExitStatus.of(.interrupted(stop.signal)))
         case nil: report(check.line(for: .gaveUp(.cancelled), took: bound))
         }

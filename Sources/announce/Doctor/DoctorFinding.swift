@@ -61,6 +61,10 @@ struct DoctorLine: Sendable {
   var sentence: String
   /// The facts, by name, in the order they are printed.
   var facts: [(String, DoctorFact)] = []
+  /// The sentence in the language of the locale, for the line printed for a person; `nil`
+  /// when it is `sentence` as written. `--json` and `--report` keep `sentence`, which a
+  /// program or a maintainer reads.
+  var printed: String? = nil
 }
 
 /// One fact of a ``DoctorLine`` in `--json`.

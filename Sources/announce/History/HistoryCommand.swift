@@ -39,16 +39,22 @@ struct HistoryCommand: ParsableCommand {
       throw ValidationError(problem)
     }
     guard count > 0 else {
-      throw ValidationError("-n must be a whole number above 0, such as 10, not \(count).")
+      throw ValidationError(
+        localized(
+          "-n must be a whole number above 0, such as {example}, not {count}.",
+          ["example": "10", "count": String(count)]))
     }
     if let since, case .failure(let failure) = DurationText.parse(since) {
       switch failure {
       case .negative:
         throw ValidationError(
-          "--since cannot be negative, as \"\(since)\" is; give how far back to look, such as 30m.")
+          localized(
+            "--since cannot be negative, as \"{value}\" is; give how far back to look, such as 30m.",
+            ["value": since]))
       case .malformed:
         throw ValidationError(
-          "--since must be a duration such as 90s, 30m, 1h30m or 2d, not \"\(since)\".")
+          localized(
+            "--since must be a duration such as 90s, 30m, 1h30m or 2d, not \"{value}\".", ["value": since]))
       }
     }
   }
@@ -93,9 +99,12 @@ struct HistoryCommand: ParsableCommand {
 
   /// The one sentence when `count` values of the log had the wrong type.
   static func skipped(_ count: Int, path: String) -> String {
-    let values = count == 1 ? "1 value" : "\(count) values"
-    return "\(values) in the outcome log \(path) had the wrong type and were left out, and the rest of "
-      + "their records is shown; a program other than announce may have written to it."
+    localized(
+      "{count} value in the outcome log {path} had the wrong type and was left out, and the rest of its record is shown; a program other than announce may have written to it.",
+      plural:
+        "{count} values in the outcome log {path} had the wrong type and were left out, and the rest of their records is shown; a program other than announce may have written to it.",
+      count: count
+    ).replacingBytes(of: "{count}", with: String(count)).replacingBytes(of: "{path}", with: path)
   }
 
   /// The one sentence when nothing is listed.
@@ -107,9 +116,20 @@ struct HistoryCommand: ParsableCommand {
       guard errorLines > 0 else {
         return localized("Nothing is recorded yet in {path}.").replacingBytes(of: "{path}", with: path)
       }
-      let lines = errorLines == 1 ? "1 error line" : "\(errorLines) error lines"
-      let none = missed ? "No announcement was missed" : "No announcement is recorded"
-      return "\(none): \(path) holds no announcement, only \(lines) of runs that failed as a whole."
+      let sentence =
+        missed
+        ? localized(
+          "No announcement was missed: {path} holds no announcement, only {count} error line of runs that failed as a whole.",
+          plural:
+            "No announcement was missed: {path} holds no announcement, only {count} error lines of runs that failed as a whole.",
+          count: errorLines)
+        : localized(
+          "No announcement is recorded: {path} holds no announcement, only {count} error line of runs that failed as a whole.",
+          plural:
+            "No announcement is recorded: {path} holds no announcement, only {count} error lines of runs that failed as a whole.",
+          count: errorLines)
+      return sentence.replacingBytes(of: "{path}", with: path).replacingBytes(
+        of: "{count}", with: String(errorLines))
     }
     guard let span = since.flatMap(seconds(in:)).map({ SpokenDuration.text(seconds: $0, in: .printed) })
     else {

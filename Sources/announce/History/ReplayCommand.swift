@@ -36,7 +36,10 @@ struct ReplayCommand: AsyncParsableCommand {
 
   func validate() throws {
     guard count > 0 else {
-      throw ValidationError("-n must be a whole number above 0, such as 20, not \(count).")
+      throw ValidationError(
+        localized(
+          "-n must be a whole number above 0, such as {example}, not {count}.",
+          ["example": "20", "count": String(count)]))
     }
   }
 
@@ -44,7 +47,9 @@ struct ReplayCommand: AsyncParsableCommand {
     let environment = ProcessInfo.processInfo.environment
     guard try HistorySwitch.isOn(environment: environment) else {
       throw ValidationError(
-        "\(HistorySwitch.variable)=off keeps no history, so there is nothing to replay; unset it to replay.")
+        localized(
+          "{variable}=off keeps no history, so there is nothing to replay; unset it to replay.",
+          ["variable": HistorySwitch.variable]))
     }
     let status = ExitStatus.of(await replay(environment: environment))
     if status != ExitStatus.success { throw ExitCode(status) }
@@ -129,8 +134,9 @@ struct ReplayCommand: AsyncParsableCommand {
   static func unclaimed(_ failure: OutcomeLog.WriteFailure, log: OutcomeLog) -> String {
     switch failure {
     case .busy:
-      return "The outcome log \(log.path) stayed locked for \(log.lockTimeout.components.seconds) seconds, "
-        + "so nothing was replayed; try again, or find the process that holds \(log.lockPath) with fuser."
+      return localized(
+        "The outcome log {path} stayed locked for {seconds} seconds, so nothing was replayed; try again, or find the process that holds {lock} with fuser.",
+        ["path": log.path, "seconds": String(log.lockTimeout.components.seconds), "lock": log.lockPath])
     case .system, .notOwn:
       let unclaimed = "so replay could not claim what it would speak, and spoke nothing"
       return log.sentence(for: failure).replacingBytes(of: "so an outcome was not logged", with: unclaimed)
@@ -148,8 +154,9 @@ struct ReplayCommand: AsyncParsableCommand {
           of: "{duration}", with: SpokenDuration.text(seconds: max(0, now - seconds), in: wording))
     }
     if last, history.outcomes.contains(where: { $0.announcementKey != nil }) {
-      return "The last announcement is being replayed by another announce replay already, "
-        + "so it is not spoken twice."
+      return wording.localized(
+        "The last announcement is being replayed by another announce replay already, so it is not spoken twice."
+      )
     }
     if last || history.outcomes.isEmpty {
       return wording.localized(

@@ -38,4 +38,10 @@ enum MessageCatalogs {
     guard let directory else { return false }
     return access("\(directory)/\(language)/LC_MESSAGES/\(domain).mo", R_OK) == 0
   }
+
+  /// Whether `locale` is C, POSIX or C with a character set (`C.UTF-8`), under which
+  /// gettext answers with the messages as written.
+  static func isC(_ locale: String) -> Bool {
+    locale == "C" || locale == "POSIX" || locale.hasPrefix("C.")
+  }
 }

@@ -102,7 +102,5 @@ struct SpokenLanguage: Equatable {
       || name.lowercased().hasPrefix("en.")
   }
 
-  private static func isC(_ name: String) -> Bool {
-    name == "C" || name == "POSIX" || name.hasPrefix("C.")
-  }
+  private static func isC(_ name: String) -> Bool { MessageCatalogs.isC(name) }
 }

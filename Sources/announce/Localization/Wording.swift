@@ -31,48 +31,90 @@ struct Wording: Sendable {
 
   /// `message` in this wording's language; `message` itself when no catalog has it.
   func localized(_ message: String) -> String {
-    // dgettext answers with the very pointer it was given when no catalog has the
-    // message, so that pointer must outlive the copy into a String.
-    lookUp { message.withCString { String(cString: dgettext(MessageCatalogs.domain, $0)) } } ?? message
+    lookUp(
+      // dgettext answers with the very pointer it was given when no catalog has the
+      // message, so that pointer must outlive the copy into a String.
+      gettext: { message.withCString { String(cString: dgettext(MessageCatalogs.domain, $0)) } },
+      file: { $0.translation(of: message) }) ?? message
   }
 
   /// `singular` or `plural` in this wording's language, in the form its grammar uses for `count`.
   func localized(_ singular: String, plural: String, count: Int) -> String {
-    lookUp {
-      singular.withCString { one in
-        plural.withCString { many in
-          String(cString: dngettext(MessageCatalogs.domain, one, many, UInt(max(0, count))))
+    lookUp(
+      gettext: {
+        singular.withCString { one in
+          plural.withCString { many in
+            String(cString: dngettext(MessageCatalogs.domain, one, many, UInt(max(0, count))))
+          }
         }
-      }
-    } ?? (count == 1 ? singular : plural)
+      },
+      file: { $0.translation(of: singular, count: count) }) ?? (count == 1 ? singular : plural)
   }
 
-  /// One lookup at a time: a lookup in another language than the locale's changes the
-  /// process's `LANGUAGE` and locale of messages for its length.
-  private static let lookups = Mutex(())
+  /// How a lookup in a language other than the locale's is made: by gettext, under the
+  /// locale of messages named (`nil`: the process's own), or from the catalog file.
+  private enum Route: Sendable {
+    case gettext(locale: String?)
+    case file(CatalogFile?)
+  }
 
-  private func lookUp(_ translate: () -> String) -> String? {
+  /// One lookup at a time, since a lookup in another language than the locale's changes
+  /// the process's `LANGUAGE` and locale of messages for its length; and the route found
+  /// for each language, found once.
+  private static let lookups = Mutex<[String: Route]>([:])
+
+  private func lookUp(gettext translate: () -> String, file: (CatalogFile) -> String?) -> String? {
     if case .untranslated = source { return nil }
     guard MessageCatalogs.bound else { return nil }
-    return Self.lookups.withLock { _ in
+    return Self.lookups.withLock { routes in
       switch source {
-      case .untranslated: nil
-      case .locale: translate()
-      case .language(let code): Self.inLanguage(code, translate)
+      case .untranslated: return nil
+      case .locale: return translate()
+      case .language(let code):
+        let route = routes[code] ?? Self.route(to: code)
+        routes[code] = route
+        switch route {
+        case .gettext(let locale): return Self.inLanguage(code, locale: locale, translate)
+        case .file(let catalog): return catalog.flatMap(file)
+        }
       }
     }
   }
 
-  /// `translate` with gettext answering in `code`: glibc picks the language from
-  /// `LANGUAGE` before the locale, and ignores `LANGUAGE` when the locale of messages is
-  /// "C" (as GNU gettext's manual says), so a C or POSIX locale is C.UTF-8 meanwhile,
-  /// which every glibc since 2.35 has built in. Raising `_nl_msg_cat_cntr` makes glibc
-  /// look up again instead of answering from its cache of the other language; glibc
+  /// How to look up in `code`. glibc picks the language from `LANGUAGE` before the
+  /// locale, but ignores `LANGUAGE` when the locale of messages is "C" (as GNU gettext's
+  /// manual says) and, since glibc 2.39, also when it is C.UTF-8 (glibc bug 16621;
+  /// measured: Debian 12's 2.36 answers in German under C.UTF-8 with `LANGUAGE=de`,
+  /// Debian 13's 2.41 in English). Under such a locale, a locale of the language itself
+  /// (`de_DE.UTF-8`, `pt_BR.UTF-8`) serves when it is installed, then C.UTF-8 for the
+  /// older glibc; a catalog's header, the translation of "", shows whether gettext found
+  /// it. When none serves, as on a machine with only the C locales, the catalog file is
+  /// read by announce itself.
+  private static func route(to code: String) -> Route {
+    guard let current = setlocale(LC_MESSAGES, nil).map({ String(cString: $0) }), MessageCatalogs.isC(current)
+    else {
+      return .gettext(locale: nil)
+    }
+    let language = code.split(separator: "_").first.map(String.init) ?? code
+    let own = code.contains("_") ? code : language + "_" + language.uppercased()
+    for locale in [own + ".UTF-8", "C.UTF-8"] {
+      let header = inLanguage(code, locale: locale) { String(cString: dgettext(MessageCatalogs.domain, "")) }
+      if !header.isEmpty { return .gettext(locale: locale) }
+    }
+    return .file(
+      MessageCatalogs.directory.flatMap {
+        CatalogFile(path: "\($0)/\(code)/LC_MESSAGES/\(MessageCatalogs.domain).mo")
+      })
+  }
+
+  /// `translate` with gettext answering in `code`, under the locale of messages `locale`
+  /// (`nil`: the process's own) when that locale exists. Raising `_nl_msg_cat_cntr` makes
+  /// glibc look up again instead of answering from its cache of the other language; glibc
   /// exports it (since 2.0) without declaring it in a header, so it is found by name.
-  private static func inLanguage(_ code: String, _ translate: () -> String) -> String {
+  private static func inLanguage(_ code: String, locale: String?, _ translate: () -> String) -> String {
     let savedLanguage = getenv("LANGUAGE").map { String(cString: $0) }
     let savedLocale = setlocale(LC_MESSAGES, nil).map { String(cString: $0) } ?? "C"
-    if savedLocale == "C" || savedLocale == "POSIX" { setlocale(LC_MESSAGES, "C.UTF-8") }
+    if let locale { setlocale(LC_MESSAGES, locale) }
     setenv("LANGUAGE", code, 1)
     let changes = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "_nl_msg_cat_cntr")?
       .assumingMemoryBound(to: Int32.self)
@@ -87,10 +129,41 @@ struct Wording: Sendable {
 
 /// `message` in the language of the locale, for a line printed for a person.
 func localized(_ message: String) -> String {
-  Wording.printed.localized(message)
+  let text = Wording.printed.localized(message)
+  EnglishOriginals.remember(text, english: message)
+  return text
 }
 
 /// `singular` or `plural` in the language of the locale, in the form for `count`.
 func localized(_ singular: String, plural: String, count: Int) -> String {
   Wording.printed.localized(singular, plural: plural, count: count)
+}
+
+/// `message` in the language of the locale with its placeholders filled in, for a line
+/// printed for a person: `localized("{path} is locked.", ["path": path])`.
+func localized(_ message: String, _ values: KeyValuePairs<String, String>) -> String {
+  let text = filled(localized(message), values)
+  EnglishOriginals.remember(text, english: filled(message, values))
+  return text
+}
+
+/// `template` with its placeholders filled in, in one pass, so that a value holding
+/// braces, such as a user's argument, is never filled in itself.
+private func filled(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
+  var text = ""
+  var rest = Substring(template)
+  while let open = rest.firstIndex(of: "{") {
+    text += rest[..<open]
+    let name = rest[rest.index(after: open)...].prefix { $0 != "}" && $0 != "{" }
+    if name.endIndex < rest.endIndex, rest[name.endIndex] == "}",
+      let value = values.first(where: { $0.key == name })?.value
+    {
+      text += value
+      rest = rest[rest.index(after: name.endIndex)...]
+    } else {
+      text += "{"
+      rest = rest[rest.index(after: open)...]
+    }
+  }
+  return text + rest
 }

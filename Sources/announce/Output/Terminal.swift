@@ -22,14 +22,16 @@ struct Terminal: Sendable {
   /// Says the sentence of `failure`, which ends the run.
   func failure(_ failure: RunFailure) {
     error(failure.sentence)
-    log?.record(error: failurePreamble + failure.sentence, status: ExitStatus.of(.failed(failure)))
+    log?.record(
+      error: failurePreamble + EnglishOriginals.english(of: failure.sentence),
+      status: ExitStatus.of(.failed(failure)))
   }
 
   /// Writes one line to standard error, and to the log of an unattended run, for a
   /// failure that ends the run with `result`.
   func failure(_ line: String, endingWith result: RunResult) {
     error(line)
-    log?.record(error: line, status: ExitStatus.of(result))
+    log?.record(error: EnglishOriginals.english(of: line), status: ExitStatus.of(result))
   }
 
   /// Writes one line to standard output. A closed pipe is ignored (SIGPIPE is ignored too).

@@ -34,7 +34,7 @@ enum HookSpeech {
       result = .failed(failure)
       if OutcomeLog.placeProblem(environment: environment) == nil {
         OutcomeLog.forUser(environment: environment).record(
-          error: preamble + failure.sentence, status: ExitStatus.of(result))
+          error: preamble + EnglishOriginals.english(of: failure.sentence), status: ExitStatus.of(result))
       }
     }
     let status = ExitStatus.of(result)

@@ -44,12 +44,14 @@ struct ShellInit: ParsableCommand {
   func validate() throws {
     guard let replayKey else { return }
     if shell.shell == nil {
-      throw ValidationError("--replay-key binds a key in a shell; give bash, zsh or fish, not tmux.")
+      throw ValidationError(
+        localized("--replay-key binds a key in a shell; give bash, zsh or fish, not tmux."))
     }
     if !ReplayBinding.accepts(replayKey) {
       throw ValidationError(
-        "--replay-key \"\(replayKey)\" is not a key the binding can name; write it as the shell does, such as \\er for Alt-R."
-      )
+        localized(
+          "--replay-key \"{key}\" is not a key the binding can name; write it as the shell does, such as \\er for Alt-R.",
+          ["key": replayKey]))
     }
   }
 

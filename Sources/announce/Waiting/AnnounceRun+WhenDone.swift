@@ -127,16 +127,18 @@ extension Announce {
   func validateWaiting() throws {
     guard announcerOptions.whenDone != nil else { return }
     if listing.anything {
-      throw ValidationError("--list-modules and --list-voices speak nothing; leave out --when-done.")
+      throw ValidationError(
+        localized("--list-modules and --list-voices speak nothing; leave out --when-done."))
     }
     if texts == ["-"] || input.format == .json {
       throw ValidationError(
-        "--when-done speaks TEXT or a sentence of its own, never standard input; give the announcements as TEXT."
-      )
+        localized(
+          "--when-done speaks TEXT or a sentence of its own, never standard input; give the announcements as TEXT."
+        ))
     }
     if announcerOptions.ssml && texts.isEmpty {
       throw ValidationError(
-        "--when-done's own sentence is plain text; give SSML as TEXT, or leave out --ssml.")
+        localized("--when-done's own sentence is plain text; give SSML as TEXT, or leave out --ssml."))
     }
   }
 }

@@ -60,8 +60,9 @@ final class WatchedProcess: Sendable {
   static func open(_ pid: pid_t) throws(RunFailure) -> WatchedProcess {
     guard pid != getpid() else {
       throw RunFailure.usage(
-        "Process \(pid) is this announce itself, which cannot wait for its own end; give the ID of another process."
-      )
+        localized(
+          "Process {pid} is this announce itself, which cannot wait for its own end; give the ID of another process.",
+          ["pid": String(pid)]))
     }
     let descriptor = pidfd_open(pid, 0)
     guard descriptor >= 0 else { throw openFailure(pid: pid, errno: errno) }
@@ -71,8 +72,9 @@ final class WatchedProcess: Sendable {
     // is no one's to refuse: its end is announced at once.
     if pidfd_send_signal(descriptor, 0, nil, 0) != 0, errno == EPERM {
       throw RunFailure.usage(
-        "Process \(process.spokenName) belongs to another user, and announce waits only for your own processes; "
-          + "give the ID of one of yours.")
+        localized(
+          "Process {process} belongs to another user, and announce waits only for your own processes; give the ID of one of yours.",
+          ["process": process.spokenName]))
     }
     return process
   }
@@ -95,20 +97,24 @@ final class WatchedProcess: Sendable {
     switch code {
     case ESRCH:
       RunFailure.usage(
-        "There is no process \(pid); find the right ID with pgrep or ps.")
+        localized("There is no process {pid}; find the right ID with pgrep or ps.", ["pid": String(pid)]))
     case EINVAL, ENOENT:
       // pidfd_open(2) takes the ID of a process, the leader of its threads, and refuses
       // the ID of any other thread: with EINVAL up to Linux 6.8, ENOENT since 6.9.
       RunFailure.usage(
-        "\(pid) is the ID of a thread, not of a process; give the ID of its process, which ps -o tgid= -p \(pid) prints."
-      )
+        localized(
+          "{pid} is the ID of a thread, not of a process; give the ID of its process, which ps -o tgid= -p {pid} prints.",
+          ["pid": String(pid)]))
     case ENOSYS:
       RunFailure.serviceUnavailable(
-        "This kernel has no pidfd_open, which announce needs to wait for a process; Linux 5.3 and later have it."
-      )
+        localized(
+          "This kernel has no pidfd_open, which announce needs to wait for a process; Linux 5.3 and later have it."
+        ))
     default:
       RunFailure.serviceUnavailable(
-        "Could not watch process \(pid): \(String(cString: strerror(code))); try again.")
+        localized(
+          "Could not watch process {pid}: {reason}; try again.",
+          ["pid": String(pid), "reason": String(cString: strerror(code))]))
     }
   }
 
