@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// The public API of AnnouncerCore stays what a library user needs: what exists for the
-/// command, tests and benchmarks is `package`. Counted as declarations whose line begins
-/// with `public` or `open`; issue #37 aims at 150 or fewer.
+/// The public API of AnnouncerCore stays what a library user needs to speak an announcement
+/// and learn its outcome: every public declaration is a promise kept across releases, so the
+/// promise is kept small, and what exists for the command, tests and benchmarks is `package`.
+/// Counted as declarations whose line begins with `public` or `open` (issue #37: 150 or fewer).
 @Suite struct PublicSurfaceTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().path
@@ -21,11 +22,12 @@ import Testing
     }
   }
 
-  /// A ratchet: the count may fall, never grow. Lower it when a declaration becomes `package`.
+  /// A ratchet: the count may fall, never grow. Lower it when a declaration becomes `package`;
+  /// raise it only for something a library user needs, with a line in CHANGELOG.md.
   @Test func announcerCoreHasNoMorePublicDeclarationsThanToday() {
     let count = Self.publicDeclarations(under: Self.root + "/Sources/AnnouncerCore")
     #expect(count > 0)
     #expect(
-      count <= 200, "\(count) public declarations in AnnouncerCore; make what the command needs `package`")
+      count <= 132, "\(count) public declarations in AnnouncerCore; make what the command needs `package`")
   }
 }

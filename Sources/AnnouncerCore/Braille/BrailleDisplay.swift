@@ -29,14 +29,14 @@ package enum BrailleDisplayInput: Sendable, Equatable {
 }
 
 /// Why no braille display could be used, as one sentence naming the cause and the fix.
-public struct BrailleUnavailable: Error, Sendable, Equatable {
+package struct BrailleUnavailable: Error, Sendable, Equatable {
   /// Which kind of failure it is.
-  public let failure: BrailleFailure
+  package let failure: BrailleFailure
   /// One sentence for standard error, naming the BrlAPI host and the fix.
-  public let message: String
+  package let message: String
 
   /// Creates the error.
-  public init(_ failure: BrailleFailure, message: String) {
+  package init(_ failure: BrailleFailure, message: String) {
     self.failure = failure
     self.message = message
   }

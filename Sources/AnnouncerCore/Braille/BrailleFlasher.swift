@@ -1,27 +1,27 @@
 import Synchronization
 
 /// Identifies one flash within a ``BrailleFlasher``, in the order they were asked for.
-public struct BrailleFlashID: Hashable, Sendable, Comparable, CustomStringConvertible {
+package struct BrailleFlashID: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// The position in order, from 1.
-  public let rawValue: Int
+  package let rawValue: Int
   /// Wraps a sequence number.
-  public init(_ rawValue: Int) { self.rawValue = rawValue }
+  package init(_ rawValue: Int) { self.rawValue = rawValue }
   /// Earlier flashes come first.
-  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+  package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
   /// The sequence number as text.
-  public var description: String { String(rawValue) }
+  package var description: String { String(rawValue) }
 }
 
 /// Something that happened to a flash.
-public struct BrailleEvent: Sendable, Equatable {
+package struct BrailleEvent: Sendable, Equatable {
   /// The flash it happened to.
-  public var flash: BrailleFlashID
+  package var flash: BrailleFlashID
   /// When it happened, since the flasher started.
-  public var time: Duration
+  package var time: Duration
   /// What happened.
-  public var kind: BrailleEventKind
+  package var kind: BrailleEventKind
   /// For a flash that could not take the display: why, in one sentence.
-  public var problem: BrailleUnavailable?
+  package var problem: BrailleUnavailable?
 }
 
 /// Shows announcements on a braille display one after another, in order, and gives the
@@ -38,7 +38,7 @@ public struct BrailleEvent: Sendable, Equatable {
 /// let outcome = await flasher.outcome(of: flash)
 /// await flasher.close()
 /// ```
-public final class BrailleFlasher: Sendable {
+package final class BrailleFlasher: Sendable {
   fileprivate enum Input: Sendable {
     case show(BrailleFlashID, String, withSpeech: Bool, limit: Duration?, before: BrailleFlashID?)
     case speechFinished(BrailleFlashID, Outcome)
@@ -121,7 +121,7 @@ public final class BrailleFlasher: Sendable {
   ///     ``speechFinished(_:outcome:)`` is called for it.
   ///   - limit: the longest it may be held once shown; `nil` for no limit.
   @discardableResult
-  public func show(_ text: String, withSpeech: Bool, limit: Duration? = nil) -> BrailleFlashID {
+  package func show(_ text: String, withSpeech: Bool, limit: Duration? = nil) -> BrailleFlashID {
     show(text, withSpeech: withSpeech, limit: limit, before: nil)
   }
 
@@ -146,12 +146,12 @@ public final class BrailleFlasher: Sendable {
   }
 
   /// The speech that goes with `flash` has its final outcome.
-  public func speechFinished(_ flash: BrailleFlashID, outcome: Outcome) {
+  package func speechFinished(_ flash: BrailleFlashID, outcome: Outcome) {
     loop.send(.speechFinished(flash, outcome))
   }
 
   /// Waits for the final outcome of `flash`.
-  public func outcome(of flash: BrailleFlashID) async -> BrailleOutcome {
+  package func outcome(of flash: BrailleFlashID) async -> BrailleOutcome {
     await withCheckedContinuation { continuation in
       if !loop.send(.outcome(flash, continuation)) {
         continuation.resume(returning: .notShown(.cancelled))
@@ -160,7 +160,7 @@ public final class BrailleFlasher: Sendable {
   }
 
   /// A stream of everything that happens from now on. Subscribe before showing to miss nothing.
-  public func events() -> AsyncStream<BrailleEvent> {
+  package func events() -> AsyncStream<BrailleEvent> {
     subscribers.subscribe()
   }
 
@@ -168,7 +168,7 @@ public final class BrailleFlasher: Sendable {
   /// signal, or when the run ends early.
   ///
   /// Returns once brltty has been told, or after `bound` when it does not answer.
-  public func cancelAll(waitingAtMost bound: Duration = .seconds(1)) async {
+  package func cancelAll(waitingAtMost bound: Duration = .seconds(1)) async {
     let loop = self.loop
     _ = await Deadline.wait(atMost: bound) {
       await withCheckedContinuation { continuation in
@@ -198,7 +198,7 @@ public final class BrailleFlasher: Sendable {
   /// Cancels what is left, gives the display back and closes the connection.
   ///
   /// Waits at most `bound`: a stopped brltty never answers.
-  public func close(waitingAtMost bound: Duration = .seconds(1)) async {
+  package func close(waitingAtMost bound: Duration = .seconds(1)) async {
     loop.finish()
     let loop = self.loop
     let performer = self.performer

@@ -1,5 +1,5 @@
 /// The final outcome of one braille flash. Every flash gets exactly one.
-public enum BrailleOutcome: Sendable, Equatable {
+package enum BrailleOutcome: Sendable, Equatable {
   /// Held for its whole time: every window for its reading time, at least the minimum
   /// flash time, and (with speech) until the speech ended; `duration` after it appeared.
   case shown(duration: Duration)
@@ -10,7 +10,7 @@ public enum BrailleOutcome: Sendable, Equatable {
   case notShown(BrailleFailure)
 
   /// Whether the reader had the whole message: shown for its whole time or acknowledged.
-  public var wasDelivered: Bool {
+  package var wasDelivered: Bool {
     switch self {
     case .shown, .acknowledged: true
     case .notShown: false
@@ -20,7 +20,7 @@ public enum BrailleOutcome: Sendable, Equatable {
 
 /// Why a braille flash was not shown for its whole time. The raw values are the
 /// `reason` of a `not-shown` event and record.
-public enum BrailleFailure: String, Sendable, Equatable, CaseIterable {
+package enum BrailleFailure: String, Sendable, Equatable, CaseIterable {
   /// No braille display could be reached: brltty is not running, refused us, or has no display.
   case unavailable = "no-display"
   /// brltty took the request but did not answer within ``BrailleTiming/answerBound``:
@@ -40,7 +40,7 @@ public enum BrailleFailure: String, Sendable, Equatable, CaseIterable {
   case cancelled
 
   /// Whether the braille display itself is unavailable (the command's 69 with `--braille-only`).
-  public var meansDisplayUnavailable: Bool {
+  package var meansDisplayUnavailable: Bool {
     switch self {
     case .unavailable, .notAnswering, .displayLost: true
     case .outOfTime, .speechFailed, .skipped, .cancelled: false
@@ -49,7 +49,7 @@ public enum BrailleFailure: String, Sendable, Equatable, CaseIterable {
 }
 
 /// What a key pressed on the braille display means to a flash.
-public enum BrailleKey: Sendable, Equatable {
+package enum BrailleKey: Sendable, Equatable {
   /// Show the next window (brltty's FWINRT, LNDN and their kin).
   case panForward
   /// Show the previous window (FWINLT, LNUP and their kin).
@@ -64,7 +64,7 @@ public enum BrailleKey: Sendable, Equatable {
 }
 
 /// Something that happened to a braille flash, for logs, tests and the JSON event stream.
-public enum BrailleEventKind: Sendable, Equatable {
+package enum BrailleEventKind: Sendable, Equatable {
   /// Another announce process holds the display; this flash waits its turn.
   case waitingForTurn
   /// Window `window` of `windows` (from 1) is on the display; `byReader` when the

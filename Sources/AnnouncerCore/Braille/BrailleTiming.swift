@@ -1,40 +1,40 @@
 /// How long a braille flash is held and how fast it is panned.
-public struct BrailleTiming: Sendable, Equatable {
+package struct BrailleTiming: Sendable, Equatable {
   /// The reading pace when none is given: 100 words a minute.
   ///
   /// Braille readers read much more slowly than speech goes: about 90 to 115 words a
   /// minute for an experienced adult reader, fewer for most. 100 keeps most readers
   /// with the text and holds a full 40-cell window for 4 s.
-  public static let defaultWordsPerMinute = 100
+  package static let defaultWordsPerMinute = 100
   /// The pace a word is counted at: six cells, five letters and a space, the
   /// "standard word" of reading-speed studies.
-  public static let cellsPerWord = 6
+  package static let cellsPerWord = 6
   /// The shortest flash when none is given: 5 s, the time of Orca's flash messages
   /// (`brailleFlashTime`), one more than brltty's own 4 s. announce's messages arrive
   /// unasked, so the reader needs a moment to notice them; any key ends one early.
-  public static let defaultMinimumFlash: Duration = .seconds(5)
+  package static let defaultMinimumFlash: Duration = .seconds(5)
   /// The longest a flash is panned by time when none is given: 60 s. A 4 MiB line held
   /// the display for hours; the whole text stays readable in the history.
-  public static let defaultLongestFlash: Duration = .seconds(60)
+  package static let defaultLongestFlash: Duration = .seconds(60)
   /// The range of paces accepted, in words a minute.
-  public static let wordsPerMinuteRange: ClosedRange<Int> = 10...1000
+  package static let wordsPerMinuteRange: ClosedRange<Int> = 10...1000
 
   /// The reading pace in words a minute (see ``cellsPerWord``).
-  public var wordsPerMinute: Int
+  package var wordsPerMinute: Int
   /// The shortest time a flash is held, however short its text.
-  public var minimumFlash: Duration
+  package var minimumFlash: Duration
   /// The shortest time one window is held while panning by time, however few cells it has:
   /// long enough to notice that the display changed and find its start.
-  public var shortestWindow: Duration
+  package var shortestWindow: Duration
   /// How long brltty may take to answer a request before the display counts as not
   /// answering (a stopped or frozen brltty). Answers come within a few milliseconds.
-  public var answerBound: Duration
+  package var answerBound: Duration
   /// The most text a flash shows: as much as is read in this time at the pace. Longer
   /// text is cut there and ends with " …"; the reader's own panning cannot go beyond it.
-  public var longestFlash: Duration = Self.defaultLongestFlash
+  package var longestFlash: Duration = Self.defaultLongestFlash
 
   /// Creates the timing; the defaults are the command line's.
-  public init(
+  package init(
     wordsPerMinute: Int = Self.defaultWordsPerMinute,
     minimumFlash: Duration = Self.defaultMinimumFlash,
     shortestWindow: Duration = .seconds(1), answerBound: Duration = .seconds(2)
@@ -59,7 +59,7 @@ public struct BrailleTiming: Sendable, Equatable {
   }
 
   /// How long a window of `cells` cells is held while panning by time.
-  public func readingTime(cells: Int) -> Duration {
+  package func readingTime(cells: Int) -> Duration {
     // In whole nanoseconds, so that times add up exactly.
     let perMinute = Int64(max(1, wordsPerMinute) * Self.cellsPerWord)
     let reading = Duration.nanoseconds(Int64(cells) * 60_000_000_000 / perMinute)

@@ -6,9 +6,9 @@
 /// the last space that fits, so words are not cut; only a word longer than the display
 /// is cut, at the display's width. No word is left out: the windows, joined with
 /// spaces, are the cleaned text.
-public enum BrailleWindows {
+package enum BrailleWindows {
   /// The windows of `text` on a display of `cells` cells; one empty window for an empty text.
-  public static func split(_ text: String, cells: Int) -> [String] {
+  package static func split(_ text: String, cells: Int) -> [String] {
     precondition(cells > 0, "A braille display has at least one cell.")
     let words = cleaned(text).split(separator: " ", omittingEmptySubsequences: true)
     var windows: [String] = []

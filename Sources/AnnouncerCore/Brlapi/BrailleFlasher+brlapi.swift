@@ -12,7 +12,7 @@ extension BrailleFlasher {
   ///   - whenTurnsUnavailable: called once when turns cannot be taken; the flasher then
   ///     shows without them.
   /// - Returns: the flasher, or why braille is not available, in one sentence naming the BrlAPI host.
-  public static func brltty(
+  package static func brltty(
     environment: [String: String], timing: BrailleTiming = BrailleTiming(),
     whenTurnsUnavailable: (TurnsUnavailable) -> Void = { _ in }
   ) async -> Result<BrailleFlasher, BrailleUnavailable> {

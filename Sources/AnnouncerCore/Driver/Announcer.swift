@@ -35,7 +35,7 @@ public final class Announcer: Sendable {
   /// Where it speaks, for messages to people, such as speech-dispatcher's address
   /// when it was made by ``speechd(address:appName:defaultTimeout:maxWaiting:environment:whenTurnsUnavailable:)``;
   /// `nil` for a backend given to ``init(backend:clock:defaultTimeout:timing:maxWaiting:turns:summaryWording:)``.
-  public let speechService: String?
+  package let speechService: String?
 
   /// The loop that owns the queue.
   private let loop: ActionLoop<DriverLoop>
@@ -177,7 +177,7 @@ public final class Announcer: Sendable {
   /// With flood control, the queue drops instead of growing; a producer that calls
   /// this every few ``enqueue(_:)`` calls keeps the announcer's inbox from growing
   /// instead, however fast its input arrives.
-  public func waitUntilQueued() async {
+  package func waitUntilQueued() async {
     await withCheckedContinuation { continuation in
       if !loop.send(.whenQueued(continuation)) { continuation.resume() }
     }
@@ -187,7 +187,7 @@ public final class Announcer: Sendable {
   ///
   /// A producer that calls this before each ``enqueue(_:)`` keeps memory bounded by
   /// the queue, however fast its input arrives.
-  public func waitForRoom(below limit: Int) async {
+  package func waitForRoom(below limit: Int) async {
     await withCheckedContinuation { continuation in
       if !loop.send(.whenRoom(below: limit, continuation)) {
         continuation.resume()

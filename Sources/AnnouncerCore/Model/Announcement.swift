@@ -22,7 +22,7 @@ public struct VoiceOptions: Sendable, Equatable, Hashable {
   /// Whether `name` can safely be sent to speech-dispatcher as a language, voice, module
   /// or sound-icon name: one word of printable characters. Anything else could carry
   /// protocol commands (a line break) to speech-dispatcher.
-  public static func isSafeName(_ name: String) -> Bool {
+  package static func isSafeName(_ name: String) -> Bool {
     !name.isEmpty && name.count <= 100
       && name.unicodeScalars.allSatisfy { scalar in
         scalar.value > 0x20 && scalar.value != 0x7F && !(0x80..<0xA0).contains(scalar.value)
@@ -108,13 +108,13 @@ public struct VoiceOptions: Sendable, Equatable, Hashable {
 /// One thing to say, with everything that decides how and how hard it is tried.
 public struct Announcement: Sendable, Equatable {
   /// The longest timeout or delay accepted, in seconds: one day.
-  public static let longestWait: Double = 86_400
+  package static let longestWait: Double = 86_400
 
   /// The retry window when none is given: 3 seconds, as in AccessibilityAnnouncer.
   public static let defaultRetryTimeout: Duration = .seconds(3)
 
   /// Whether `seconds` is an acceptable timeout or delay: from 0 to ``longestWait``.
-  public static func acceptsWait(_ seconds: Double) -> Bool {
+  package static func acceptsWait(_ seconds: Double) -> Bool {
     seconds.isFinite && seconds >= 0 && seconds <= longestWait
   }
 
@@ -126,7 +126,7 @@ public struct Announcement: Sendable, Equatable {
   /// The announcement as it is spoken: plain text made speakable (see
   /// ``SpeakableText``), SSML as it is. This is the one place that happens: the
   /// announcer speaks this, and its events, logs and history carry the same text.
-  public var asSpoken: Announcement {
+  package var asSpoken: Announcement {
     var spoken = self
     if !spoken.isSSML { spoken.text = SpeakableText.cleaned(spoken.text) }
     return spoken

@@ -70,7 +70,7 @@ public struct AnnouncerEvent: Sendable, Equatable {
   public var givenUpWith: AnnouncementID?
 
   /// Creates an event.
-  public init(
+  package init(
     announcement: AnnouncementID, text: String, attempt: Int, time: Duration, kind: Kind,
     part: Int = 1, parts: Int = 1
   ) {

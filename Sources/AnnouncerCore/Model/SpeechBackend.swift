@@ -43,7 +43,7 @@ public struct SpeechRequest: Sendable, Equatable {
   }
 
   /// A request to speak one attempt of `announcement`.
-  public init(attemptOf announcement: Announcement) {
+  package init(attemptOf announcement: Announcement) {
     purpose = .announcement
     text = announcement.text
     isSSML = announcement.isSSML
@@ -54,7 +54,7 @@ public struct SpeechRequest: Sendable, Equatable {
 
   /// A quiet probe: silent, at `notification` priority, so speech-dispatcher
   /// discards it at once while anything else is speaking.
-  public static let quietProbe = SpeechRequest(
+  package static let quietProbe = SpeechRequest(
     purpose: .quietProbe, text: "", isSSML: true, priority: .notification,
     voice: VoiceOptions(), soundIcon: nil)
 

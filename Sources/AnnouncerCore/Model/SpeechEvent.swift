@@ -25,7 +25,7 @@ public enum SpeechEvent: Sendable, Equatable {
   case connectionRestored
 
   /// The message this event concerns, or `nil` for connection events.
-  public var messageID: MessageID? {
+  package var messageID: MessageID? {
     switch self {
     case .began(let id), .ended(let id), .cancelled(let id), .paused(let id), .resumed(let id),
       .indexMark(let id, _):

@@ -12,10 +12,10 @@ public enum SpeechdAddress: Sendable, Equatable, CustomStringConvertible {
   case inetSocket(host: String, port: Int)
 
   /// speech-dispatcher's default TCP port.
-  public static let defaultPort = 6560
+  package static let defaultPort = 6560
 
   /// Parses an address in `SPEECHD_ADDRESS` syntax; `nil` when it is not one.
-  public static func parse(_ text: String) -> SpeechdAddress? {
+  package static func parse(_ text: String) -> SpeechdAddress? {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
     switch parts.first {
     case "unix_socket":
@@ -37,7 +37,7 @@ public enum SpeechdAddress: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The address to use: `explicit` if given, else `SPEECHD_ADDRESS`, else the user's default socket.
-  public static func resolve(
+  package static func resolve(
     _ explicit: String?, environment: [String: String]
   ) throws(SpeechdConnectError) -> SpeechdAddress {
     if let explicit {
@@ -67,13 +67,13 @@ public enum SpeechdAddress: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The path of a Unix socket address; `nil` for TCP.
-  public var socketPath: String? {
+  package var socketPath: String? {
     if case .unixSocket(let path, _) = self { return path }
     return nil
   }
 
   /// Whether this is the user's default address, for which the daemon may be started.
-  public var isUserDefault: Bool {
+  package var isUserDefault: Bool {
     if case .unixSocket(_, true) = self { return true }
     return false
   }

@@ -21,7 +21,7 @@ public final class SpeechdClient: SpeechBackend, @unchecked Sendable {
   /// Where this client is connected, for messages to people.
   public let address: SpeechdAddress
   /// Whether ``address`` is a socket forwarded over SSH from the user's own machine.
-  public let isForwardedOverSSH: Bool
+  package let isForwardedOverSSH: Bool
 
   // Touched only on `Libspeechd.queue`.
   private var connection: UnsafeMutablePointer<SPDConnection>?

@@ -6,14 +6,14 @@ import Dispatch
 /// They are read with SSIP's `GET OUTPUT_MODULE` and `GET LANGUAGE` on a connection of
 /// announce's own, which speech-dispatcher 0.11.4 and 0.12 answer alike (`251-espeak-ng`,
 /// `251-en`, then `251 OK GET RETURNED`).
-public struct SpeechdVoiceDefaults: Sendable, Equatable {
+package struct SpeechdVoiceDefaults: Sendable, Equatable {
   /// The output module, such as `espeak-ng`.
-  public var outputModule: String
+  package var outputModule: String
   /// The language, such as `en`.
-  public var language: String
+  package var language: String
 
   /// Values as read; for tests.
-  public init(outputModule: String, language: String) {
+  package init(outputModule: String, language: String) {
     self.outputModule = outputModule
     self.language = language
   }
@@ -24,7 +24,7 @@ public struct SpeechdVoiceDefaults: Sendable, Equatable {
   /// - Throws: ``SpeechdConnectError/unreachable(_:detail:)`` when nothing listens there
   ///   or it hangs up, and ``SpeechdConnectError/notAnswering(_:within:)`` when it says
   ///   nothing for `bound`: a stopped (SIGSTOP) or frozen daemon.
-  public static func read(
+  package static func read(
     at address: SpeechdAddress, within bound: Duration = .seconds(2)
   ) async throws(SpeechdConnectError) -> SpeechdVoiceDefaults {
     let result: Result<SpeechdVoiceDefaults, SpeechdConnectError> = await withCheckedContinuation {

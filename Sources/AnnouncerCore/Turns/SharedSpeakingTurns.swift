@@ -327,7 +327,7 @@ package final class SharedSpeakingTurns: SpeakingTurns {
 /// Why announce processes cannot take turns: the directory of their tickets is unusable.
 public struct TurnsUnavailable: Error, Equatable {
   /// What is wrong with the directory.
-  public enum Problem: Equatable, Sendable {
+  package enum Problem: Equatable, Sendable {
     /// It could not be made (or examined); the `errno` of the failure.
     case cannotMake(errno: Int32)
     /// Something else than a directory has its name.
@@ -339,9 +339,9 @@ public struct TurnsUnavailable: Error, Equatable {
   }
 
   /// The directory at fault.
-  public let directory: String
+  package let directory: String
   /// What is wrong with it.
-  public let problem: Problem
+  package let problem: Problem
 
   /// One sentence for standard error, naming the cause and the fix.
   public var message: String {
