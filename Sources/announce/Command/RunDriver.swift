@@ -34,9 +34,16 @@ struct RunDriver {
       whenStopping: { for channel in channels { await channel.suspend() } },
       whenContinued: { for channel in channels { await channel.resume() } })
     defer { suspension.disarm() }
-    Task {
-      let summary = await delivery()
-      if signals.received == nil { ending.yield(.finished(summary)) }
+    // A signal that came before the run armed (between two replayed announcements, or
+    // just after --when-done's wait) is handed to it on arming, and its handler gives the
+    // ending: nothing may be said then. Started anyway, the delivery said its text after
+    // the handler had stopped the speech with nothing under way, and the daemon went on
+    // speaking it after the process had exited 130.
+    if signals.received == nil {
+      Task {
+        let summary = await delivery()
+        if signals.received == nil { ending.yield(.finished(summary)) }
+      }
     }
     var first = endings.makeAsyncIterator()
     guard let result = await first.next() else {

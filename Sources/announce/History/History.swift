@@ -159,6 +159,7 @@ struct History: Sendable {
     for attempt in 0...OutcomeLog.rotationTries {
       var snapshot = log.snapshot()
       let read = History(lines: snapshot.lines)
+      log.reached(.parsed)
       let locked = log.whileLocked { () -> Result<(History, [HistoryRecord]), OutcomeLog.WriteFailure>? in
         var history = read
         if let newer = log.lines(after: snapshot) {

@@ -483,6 +483,7 @@ struct OutcomeLog: Sendable {
       unlink(temporary)
       return .failed(.system(failure))
     }
+    reached(.parsed)
     let renamed = whileLocked { () -> Rotation in
       guard FileIdentity.of(olderPath) == olderIdentity, FileIdentity.of(path) == currentIdentity
       else { return .raced }
@@ -506,6 +507,23 @@ struct OutcomeLog: Sendable {
       unlink(temporary)
       return .failed(failure)
     }
+  }
+
+  /// A point a reader reaches while it holds no lock: between reading the older file and
+  /// the current one, and after it has parsed what it read, before it takes the lock.
+  package enum UnlockedStep: Sendable {
+    case betweenFiles
+    case parsed
+  }
+
+  /// Called at each ``UnlockedStep`` with the path of the log read: tests rotate the log
+  /// or take its lock there, as another process may, to show that a reader is not fooled
+  /// and holds no lock.
+  package static let unlockedStep = Mutex<(@Sendable (UnlockedStep, String) -> Void)?>(nil)
+
+  /// Calls ``unlockedStep``, if a test set it.
+  func reached(_ step: UnlockedStep) {
+    Self.unlockedStep.withLock { $0 }?(step, path)
   }
 
   /// Tells apart the temporary files of a process's rotations.
@@ -641,6 +659,7 @@ struct OutcomeLog: Sendable {
         result.olderLines = Self.wholeLines(reading: descriptor, from: 0).lines
         close(descriptor)
       }
+      reached(.betweenFiles)
       if let descriptor = Self.openOwnRegularFile(path, flags: O_RDONLY) {
         var status = stat()
         let identity = fstat(descriptor, &status) == 0 ? FileIdentity(status) : nil
