@@ -176,6 +176,24 @@ extension SpeakingTests {
       "\(plainDoctor.standardOutput)")
   }
 
+  /// The sentence of a daemon that cannot be reached, made by the command from the core's
+  /// failure, in German under a German locale, and exactly as before under C.
+  @Test func anUnreachableDaemonIsSaidInTheLocalesLanguage() throws {
+    let address = ["SPEECHD_ADDRESS": "unix_socket:/nonexistent"]
+    let german = try run(["Hallo"], locale: "de_DE.UTF-8", address)
+    #expect(german.status == 69)
+    #expect(
+      german.standardError
+        == "announce konnte speech-dispatcher unter dem Unix-Socket /nonexistent nicht erreichen: connection refused; starten Sie speech-dispatcher unter dieser Adresse, oder korrigieren Sie die Adresse oder SPEECHD_ADDRESS.\n"
+    )
+    let plain = try run(["Hallo"], locale: "C", address)
+    #expect(plain.status == 69)
+    #expect(
+      plain.standardError
+        == "announce could not reach speech-dispatcher at the unix socket /nonexistent: connection refused; start speech-dispatcher at that address, or correct the address or SPEECHD_ADDRESS.\n"
+    )
+  }
+
   /// The outcome log's records stay in English under any locale: a hook's bad variable
   /// is printed in German and recorded as before.
   @Test func theLogRecordsAFailureInEnglishUnderAGermanLocale() throws {
