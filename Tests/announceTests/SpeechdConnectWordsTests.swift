@@ -1,4 +1,5 @@
-import AnnouncerCore
+@testable import AnnouncerCore
+import Glibc
 import Testing
 
 @testable import announce
@@ -46,5 +47,14 @@ import Testing
     #expect(
       GiveUpReason.cancelled.notDeliveredLine("a", along: 3)
         == "Not delivered: \"a\" and the 3 announcements waiting after it: it was cancelled.")
+  }
+
+  @Test(arguments: [
+    TurnsUnavailable.Problem.cannotMake(errno: EACCES), .notADirectory, .ownedBy(uid: 1001),
+    .openToOthers(mode: 0o777),
+  ])
+  func theCLocalesTurnsSentenceIsTheCoresEnglish(problem: TurnsUnavailable.Problem) {
+    let unavailable = TurnsUnavailable(directory: "/run/user/1000/announce", problem: problem)
+    #expect(unavailable.printedMessage == unavailable.message)
   }
 }
