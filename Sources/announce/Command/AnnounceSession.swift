@@ -149,6 +149,8 @@ final class AnnounceSession: StoppableChannel {
     for sink in sinks {
       sink.rejected(line: line.number, input: line.text, reason: reason, time: time)
     }
-    terminal.error("Skipped input line \(line.number): \(reason).")
+    // TRANSLATORS: {reason} stays in English, as the JSON event's reason field says it.
+    terminal.error(
+      localized("Skipped input line {number}: {reason}.", ["number": String(line.number), "reason": reason]))
   }
 }
