@@ -174,6 +174,47 @@ extension SpeakingTests {
       plainDoctor.standardOutput.contains(
         "announce looks for speech-dispatcher at the unix socket \(socket), given with --address.\n"),
       "\(plainDoctor.standardOutput)")
+    #expect(
+      doctor.standardOutput.contains(
+        "Nichts lauscht unter dem Unix-Socket \(socket); starten Sie speech-dispatcher dort, oder korrigieren Sie --address oder SPEECHD_ADDRESS.\n"
+      ), "\(doctor.standardOutput)")
+    #expect(
+      doctor.standardOutput.contains(
+        "Es wurde kein Testsatz gesprochen, weil speech-dispatcher nicht antwortet.\n"),
+      "\(doctor.standardOutput)")
+    #expect(
+      plainDoctor.standardOutput.contains(
+        "Nothing listens at the unix socket \(socket); start speech-dispatcher there, or correct --address or SPEECHD_ADDRESS.\n"
+      ), "\(plainDoctor.standardOutput)")
+    #expect(
+      plainDoctor.standardOutput.contains(
+        "No test sentence was spoken, because speech-dispatcher does not answer.\n"),
+      "\(plainDoctor.standardOutput)")
+    // doctor --json stays English for programs under any locale.
+    let json = try run(
+      ["doctor", "--json", "--address", "unix_socket:" + socket], locale: "de_DE.UTF-8", [:])
+    #expect(
+      json.standardOutput.contains(
+        "\"text\":\"Nothing listens at the unix socket \(socket); start speech-dispatcher there, or correct --address or SPEECHD_ADDRESS.\""
+      ), "\(json.standardOutput)")
+  }
+
+  /// The sentence of a daemon that cannot be reached, made by the command from the core's
+  /// failure, in German under a German locale, and exactly as before under C.
+  @Test func anUnreachableDaemonIsSaidInTheLocalesLanguage() throws {
+    let address = ["SPEECHD_ADDRESS": "unix_socket:/nonexistent"]
+    let german = try run(["Hallo"], locale: "de_DE.UTF-8", address)
+    #expect(german.status == 69)
+    #expect(
+      german.standardError
+        == "announce konnte speech-dispatcher unter dem Unix-Socket /nonexistent nicht erreichen: connection refused; starten Sie speech-dispatcher unter dieser Adresse, oder korrigieren Sie die Adresse oder SPEECHD_ADDRESS.\n"
+    )
+    let plain = try run(["Hallo"], locale: "C", address)
+    #expect(plain.status == 69)
+    #expect(
+      plain.standardError
+        == "announce could not reach speech-dispatcher at the unix socket /nonexistent: connection refused; start speech-dispatcher at that address, or correct the address or SPEECHD_ADDRESS.\n"
+    )
   }
 
   /// The outcome log's records stay in English under any locale: a hook's bad variable

@@ -22,8 +22,9 @@ extension AnnounceRun {
       do { names = try await lists.outputModules() } catch { throw RunFailure(connecting: error) }
       guard !names.isEmpty else {
         throw .serviceUnavailable(
-          "speech-dispatcher at \(lists.address) lists no output modules, so it cannot speak; "
-            + "install one, such as the package speech-dispatcher-espeak-ng, and start it again.")
+          localized(
+            "speech-dispatcher at {address} lists no output modules, so it cannot speak; install one, such as the package speech-dispatcher-espeak-ng, and start it again.",
+            ["address": AddressCheck.printed(lists.address)]))
       }
       for module in names { print(module) }
     }
@@ -43,10 +44,15 @@ extension AnnounceRun {
       }
       if let problem { throw .usage(problem) }
       guard !found.isEmpty else {
-        let module = voice.outputModule.map { "output module \"\($0)\"" } ?? "default output module"
         throw .serviceUnavailable(
-          "speech-dispatcher's \(module) lists no voices, so none can be chosen by name; "
-            + "it speaks with the voice its own configuration sets.")
+          voice.outputModule.map {
+            localized(
+              "speech-dispatcher's output module \"{module}\" lists no voices, so none can be chosen by name; it speaks with the voice its own configuration sets.",
+              ["module": $0])
+          }
+            ?? localized(
+              "speech-dispatcher's default output module lists no voices, so none can be chosen by name; it speaks with the voice its own configuration sets."
+            ))
       }
       for voice in found { print("\(voice.name)\t\(voice.language)\t\(voice.variant)") }
     }

@@ -69,7 +69,7 @@ struct AnnounceRun {
       speaker = try await service.speaker(
         for: request,
         // Without a word, announcers would talk over each other with no hint why.
-        whenTurnsUnavailable: { terminal.error($0.message) })
+        whenTurnsUnavailable: { terminal.error($0.printedMessage) })
     } catch {
       recordUnheard(because: .unreachable)
       throw RunFailure(connecting: error)

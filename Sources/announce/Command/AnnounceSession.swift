@@ -60,14 +60,8 @@ final class AnnounceSession: StoppableChannel {
           // Those given up along with an earlier one that found the speech service
           // unavailable are named in that one's sentence: one sentence per failure.
           if event.givenUpWith != nil { continue }
-          let along =
-            switch event.givenUpAlong {
-            case 0: ""
-            case 1: " and the announcement waiting after it"
-            case let count: " and the \(count) announcements waiting after it"
-            }
           terminal.error(
-            "Not delivered: \"\(EventDescription.shortened(event.text))\"\(along): \(reason.causeAndFix).")
+            reason.notDeliveredLine(EventDescription.shortened(event.text), along: event.givenUpAlong))
         }
       }
       return summary
@@ -155,6 +149,8 @@ final class AnnounceSession: StoppableChannel {
     for sink in sinks {
       sink.rejected(line: line.number, input: line.text, reason: reason, time: time)
     }
-    terminal.error("Skipped input line \(line.number): \(reason).")
+    // TRANSLATORS: {reason} stays in English, as the JSON event's reason field says it.
+    terminal.error(
+      localized("Skipped input line {number}: {reason}.", ["number": String(line.number), "reason": reason]))
   }
 }

@@ -27,7 +27,7 @@ enum RunFailure: Error, Sendable, Equatable {
   /// The failure of a connection that could not be made: a malformed address is the
   /// user's to fix; anything else means the service cannot be reached.
   init(connecting error: SpeechdConnectError) {
-    let sentence = error.sentence(forwardingWith: Self.howToForward)
+    let sentence = error.printedSentence
     if case .invalidAddress = error {
       self = .usage(sentence)
     } else {

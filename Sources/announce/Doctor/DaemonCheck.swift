@@ -25,12 +25,17 @@ struct DaemonCheck {
   func run() async -> (line: DoctorLine, result: Result) {
     do {
       let defaults = try await SpeechdVoiceDefaults.read(at: address, within: Self.answerBound)
-      let language = defaults.language.isEmpty ? "" : " in the language \(defaults.language)"
+      let said =
+        defaults.language.isEmpty
+        ? localized(
+          "speech-dispatcher answers, and speaks with the output module {module}.",
+          ["module": defaults.outputModule])
+        : localized(
+          "speech-dispatcher answers, and speaks with the output module {module} in the language {language}.",
+          ["module": defaults.outputModule, "language": defaults.language])
       return (
         DoctorLine(
-          check: "daemon", finding: .fine,
-          sentence:
-            "speech-dispatcher answers, and speaks with the output module \(defaults.outputModule)\(language).",
+          check: "daemon", finding: .fine, said: said,
           facts: [("module", .text(defaults.outputModule)), ("language", .text(defaults.language))]),
         .answers
       )
@@ -40,8 +45,9 @@ struct DaemonCheck {
         return (
           DoctorLine(
             check: "daemon", finding: .fine,
-            sentence:
+            said: localized(
               "speech-dispatcher is not running yet; announce starts it when it speaks, as the test sentence will show."
+            )
           ),
           .notStartedYet
         )
@@ -49,8 +55,12 @@ struct DaemonCheck {
         return (
           DoctorLine(
             check: "daemon", finding: .speechUnavailable,
-            sentence:
-              "Nothing listens at \(address), the socket forwarded over SSH; log in again with \(RunFailure.howToForward), and check that speech-dispatcher runs on your own machine."
+            said: localized(
+              "Nothing listens at {address}, the socket forwarded over SSH; log in again with {forward}, and check that speech-dispatcher runs on your own machine.",
+              [
+                "address": AddressCheck.printed(address),
+                "forward": localized("the lines of announce init ssh"),
+              ])
           ),
           .unavailable
         )
@@ -58,8 +68,9 @@ struct DaemonCheck {
         return (
           DoctorLine(
             check: "daemon", finding: .speechUnavailable,
-            sentence:
-              "Nothing listens at \(address); start speech-dispatcher there, or correct --address or SPEECHD_ADDRESS."
+            said: localized(
+              "Nothing listens at {address}; start speech-dispatcher there, or correct --address or SPEECHD_ADDRESS.",
+              ["address": AddressCheck.printed(address)])
           ),
           .unavailable
         )
@@ -72,14 +83,16 @@ struct DaemonCheck {
         return (
           DoctorLine(
             check: "daemon", finding: .speechUnavailable,
-            sentence: hung.sentence(forwardingWith: RunFailure.howToForward).capitalizedFirst),
+            sentence: hung.sentence(forwardingWith: RunFailure.howToForward).capitalizedFirst,
+            printed: hung.printedSentence.capitalizedFirst),
           .unavailable
         )
       default:
         return (
           DoctorLine(
             check: "daemon", finding: .speechUnavailable,
-            sentence: error.sentence(forwardingWith: RunFailure.howToForward).capitalizedFirst),
+            sentence: error.sentence(forwardingWith: RunFailure.howToForward).capitalizedFirst,
+            printed: error.printedSentence.capitalizedFirst),
           .unavailable
         )
       }

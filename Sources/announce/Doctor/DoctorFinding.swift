@@ -67,6 +67,16 @@ struct DoctorLine: Sendable {
   var printed: String? = nil
 }
 
+extension DoctorLine {
+  /// A line whose sentence, `said`, was made with ``localized(_:_:)`` in the language of
+  /// the locale; `--json` and `--report` keep its English.
+  init(check: String, finding: DoctorFinding, said: String, facts: [(String, DoctorFact)] = []) {
+    self.init(
+      check: check, finding: finding, sentence: EnglishOriginals.english(of: said), facts: facts,
+      printed: said)
+  }
+}
+
 /// One fact of a ``DoctorLine`` in `--json`.
 enum DoctorFact: Sendable, Equatable, Encodable {
   case text(String)

@@ -27,7 +27,7 @@ struct OutcomeLogCheck {
     }
     if let problem = log.problem() {
       return DoctorLine(
-        check: "log", finding: .somethingElseBroken, sentence: problem,
+        check: "log", finding: .somethingElseBroken, said: problem,
         facts: facts + [("writable", .flag(false))])
     }
     return DoctorLine(

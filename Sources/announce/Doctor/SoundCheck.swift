@@ -55,13 +55,16 @@ struct SoundCheck {
 
   func run() -> DoctorLine {
     guard let sink = sink() else {
-      let why =
+      let said =
         isInstalled("pactl") || isInstalled("wpctl")
-        ? "no sound server answered pactl or wpctl, so none runs for you or it is stuck; start PipeWire or PulseAudio if speech should play on this machine"
-        : "neither pactl nor wpctl is installed; install pulseaudio-utils to have them checked"
+        ? localized(
+          "The sound server and its default sink are unknown, because no sound server answered pactl or wpctl, so none runs for you or it is stuck; start PipeWire or PulseAudio if speech should play on this machine."
+        )
+        : localized(
+          "The sound server and its default sink are unknown, because neither pactl nor wpctl is installed; install pulseaudio-utils to have them checked."
+        )
       return DoctorLine(
-        check: "sound", finding: .notInUse,
-        sentence: "The sound server and its default sink are unknown, because \(why).",
+        check: "sound", finding: .notInUse, said: said,
         facts: [("server", .text("unknown")), ("sink", .text("unknown"))])
     }
     var facts: [(String, DoctorFact)] = [
@@ -71,26 +74,41 @@ struct SoundCheck {
     if let muted = sink.isMuted { facts.append(("muted", .flag(muted))) }
     if let volume = sink.volumePercent { facts.append(("volume", .number(Double(volume)))) }
     let usesPactl = sink.serverName != "PipeWire"
-    let sinkNamed = "The default sink of \(sink.server.rawValue), \(sink.name),"
+    let named: KeyValuePairs<String, String> = ["server": sink.server.rawValue, "sink": sink.name]
     if sink.isNull {
       return DoctorLine(
         check: "sound", finding: .speechUnavailable,
-        sentence:
-          "\(sinkNamed) is a null sink, which plays to nowhere, so nobody hears speech; choose a real output, such as a sound card from \(usesPactl ? "pactl list short sinks, with pactl set-default-sink NAME" : "wpctl status, with wpctl set-default ID").",
+        said: usesPactl
+          ? localized(
+            "The default sink of {server}, {sink}, is a null sink, which plays to nowhere, so nobody hears speech; choose a real output, such as a sound card from pactl list short sinks, with pactl set-default-sink NAME.",
+            named)
+          : localized(
+            "The default sink of {server}, {sink}, is a null sink, which plays to nowhere, so nobody hears speech; choose a real output, such as a sound card from wpctl status, with wpctl set-default ID.",
+            named),
         facts: facts)
     }
     if sink.isMuted == true {
       return DoctorLine(
         check: "sound", finding: .speechUnavailable,
-        sentence:
-          "\(sinkNamed) is muted, so nobody hears speech; unmute it with \(usesPactl ? "pactl set-sink-mute @DEFAULT_SINK@ 0" : "wpctl set-mute @DEFAULT_AUDIO_SINK@ 0").",
+        said: localized(
+          "The default sink of {server}, {sink}, is muted, so nobody hears speech; unmute it with {command}.",
+          [
+            "server": sink.server.rawValue, "sink": sink.name,
+            "command": usesPactl
+              ? "pactl set-sink-mute @DEFAULT_SINK@ 0" : "wpctl set-mute @DEFAULT_AUDIO_SINK@ 0",
+          ]),
         facts: facts)
     }
     if sink.volumePercent == 0 {
       return DoctorLine(
         check: "sound", finding: .speechUnavailable,
-        sentence:
-          "\(sinkNamed) is at volume 0, so nobody hears speech; raise it with \(usesPactl ? "pactl set-sink-volume @DEFAULT_SINK@ 50%" : "wpctl set-volume @DEFAULT_AUDIO_SINK@ 0.5").",
+        said: localized(
+          "The default sink of {server}, {sink}, is at volume 0, so nobody hears speech; raise it with {command}.",
+          [
+            "server": sink.server.rawValue, "sink": sink.name,
+            "command": usesPactl
+              ? "pactl set-sink-volume @DEFAULT_SINK@ 50%" : "wpctl set-volume @DEFAULT_AUDIO_SINK@ 0.5",
+          ]),
         facts: facts)
     }
     let volume = sink.volumePercent.map { " at \($0)% volume" } ?? ""
@@ -98,6 +116,15 @@ struct SoundCheck {
     return DoctorLine(
       check: "sound", finding: .fine,
       sentence: "\(sink.server.rawValue) plays the sound, to its default sink \(sink.name)\(volume)\(muted).",
-      facts: facts)
+      facts: facts,
+      printed: sink.volumePercent.map { percent in
+        sink.isMuted == false
+          ? localized(
+            "{server} plays the sound, to its default sink {sink} at {volume}% volume, not muted.",
+            ["server": sink.server.rawValue, "sink": sink.name, "volume": String(percent)])
+          : localized(
+            "{server} plays the sound, to its default sink {sink} at {volume}% volume.",
+            ["server": sink.server.rawValue, "sink": sink.name, "volume": String(percent)])
+      })
   }
 }

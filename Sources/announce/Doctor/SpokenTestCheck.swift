@@ -51,7 +51,9 @@ struct SpokenTestCheck {
         DoctorLine(
           check: "speech", finding: .speechUnavailable,
           sentence: "The test sentence could not be sent: "
-            + error.sentence(forwardingWith: RunFailure.howToForward))
+            + error.sentence(forwardingWith: RunFailure.howToForward),
+          printed: localized(
+            "The test sentence could not be sent: {problem}", ["problem": error.printedSentence]))
       ])
     }
     var spoken = announcement
@@ -121,7 +123,12 @@ struct SpokenTestCheck {
         check: "speech", finding: .fine,
         sentence:
           "The test sentence was played to the end\(Self.described(voice)), in \(DoctorLine.spoken(seconds)) seconds.",
-        facts: facts)
+        facts: facts,
+        // With the user's settings named, the line keeps its English (their names are words of their own).
+        printed: Self.described(voice).isEmpty
+          ? localized(
+            "The test sentence was played to the end, in {seconds} seconds.",
+            ["seconds": DoctorLine.spoken(seconds)]) : nil)
     case .gaveUp(let reason):
       facts.insert(("outcome", .text(reason.rawValue)), at: 0)
       switch reason {
@@ -129,8 +136,9 @@ struct SpokenTestCheck {
         // Other speech plays, so the daemon and the audio work.
         return DoctorLine(
           check: "speech", finding: .fine,
-          sentence:
-            "The test sentence was cut off by other speech that went on for \(DoctorLine.spoken(DoctorLine.seconds(Announcement.defaultRetryTimeout))) seconds, so something else, such as a screen reader, is speaking; speech works, and announcements wait their turn.",
+          said: localized(
+            "The test sentence was cut off by other speech that went on for {seconds} seconds, so something else, such as a screen reader, is speaking; speech works, and announcements wait their turn.",
+            ["seconds": DoctorLine.spoken(DoctorLine.seconds(Announcement.defaultRetryTimeout))]),
           facts: facts)
       case .stalled:
         let server = soundServer()
@@ -145,12 +153,20 @@ struct SpokenTestCheck {
           check: "speech", finding: .speechUnavailable,
           sentence:
             "The test sentence was not heard: \(reason.explanation); start speech-dispatcher again, and read its log in ~/.cache/speech-dispatcher/log if it keeps failing.",
-          facts: facts)
+          facts: facts,
+          printed: localized(
+            "The test sentence was not heard: {reason}; start speech-dispatcher again, and read its log in ~/.cache/speech-dispatcher/log if it keeps failing.",
+            [
+              "reason": reason == .notAnswering
+                ? localized("speech-dispatcher stopped answering, so it is probably stopped or frozen")
+                : reason.printedCauseAndFix
+            ]))
       case .cancelled, .dropped, .notStarted:
         return DoctorLine(
           check: "speech", finding: .speechUnavailable,
-          sentence:
-            "The test sentence did not end within \(DoctorLine.spoken(DoctorLine.seconds(bound))) seconds, so speech-dispatcher is too slow or stuck; restart it and try again.",
+          said: localized(
+            "The test sentence did not end within {seconds} seconds, so speech-dispatcher is too slow or stuck; restart it and try again.",
+            ["seconds": DoctorLine.spoken(DoctorLine.seconds(bound))]),
           facts: facts)
       }
     }
@@ -171,7 +187,10 @@ struct SpokenTestCheck {
         sentence:
           "Your output module, voice and language could not be checked, as every announcement checks them: "
           + error.sentence(forwardingWith: RunFailure.howToForward),
-        facts: facts(of: voice))
+        facts: facts(of: voice),
+        printed: localized(
+          "Your output module, voice and language could not be checked, as every announcement checks them: {problem}",
+          ["problem": error.printedSentence]))
     }
     guard let problem = found else { return nil }
     let sentence = problem.hasSuffix(".") ? String(problem.dropLast()) : problem
@@ -209,13 +228,13 @@ struct SpokenTestCheck {
   /// With `ANNOUNCE_BRAILLE=only`: announcements go to the display alone.
   static let brailleOnly = DoctorLine(
     check: "speech", finding: .notInUse,
-    sentence:
+    said: localized(
       "No test sentence was spoken, because ANNOUNCE_BRAILLE=only shows announcements on the braille display alone."
-  )
+    ))
 
   static let skipped = DoctorLine(
     check: "speech", finding: .skipped,
-    sentence: "No test sentence was spoken, because speech-dispatcher does not answer.")
+    said: localized("No test sentence was spoken, because speech-dispatcher does not answer."))
 }
 
 extension DoctorLine {

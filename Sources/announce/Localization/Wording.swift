@@ -142,14 +142,16 @@ func localized(_ singular: String, plural: String, count: Int) -> String {
 /// `message` in the language of the locale with its placeholders filled in, for a line
 /// printed for a person: `localized("{path} is locked.", ["path": path])`.
 func localized(_ message: String, _ values: KeyValuePairs<String, String>) -> String {
-  let text = filled(localized(message), values)
-  EnglishOriginals.remember(text, english: filled(message, values))
+  let text = filled(localized(message), Array(values))
+  // A value made by localized itself, such as an address in words, is English in the English.
+  let englishValues = values.map { (key: $0.key, value: EnglishOriginals.english(of: $0.value)) }
+  EnglishOriginals.remember(text, english: filled(message, englishValues))
   return text
 }
 
 /// `template` with its placeholders filled in, in one pass, so that a value holding
 /// braces, such as a user's argument, is never filled in itself.
-private func filled(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
+private func filled(_ template: String, _ values: [(key: String, value: String)]) -> String {
   var text = ""
   var rest = Substring(template)
   while let open = rest.firstIndex(of: "{") {

@@ -140,23 +140,27 @@ struct OutcomeLog: Sendable {
   func sentence(for failure: WriteFailure) -> String {
     switch failure {
     case .busy:
-      return "The outcome log \(path) stayed locked for \(lockTimeout.components.seconds) seconds, "
-        + "so an outcome was not logged; find the process that holds \(lockPath) with fuser, "
-        + "or set ANNOUNCE_HISTORY=off."
+      return localized(
+        "The outcome log {path} stayed locked for {seconds} seconds, so an outcome was not logged; find the process that holds {lock} with fuser, or set ANNOUNCE_HISTORY=off.",
+        ["path": path, "seconds": String(lockTimeout.components.seconds), "lock": lockPath])
     case .system(let code) where code == EFBIG:
-      return
-        "The outcome log \(path) cannot be written (\(String(cString: strerror(code)))): the file-size limit "
-        + "(ulimit -f) is too small for it, so an outcome was not logged; raise that limit, or set ANNOUNCE_HISTORY=off."
+      return localized(
+        "The outcome log {path} cannot be written ({reason}): the file-size limit (ulimit -f) is too small for it, so an outcome was not logged; raise that limit, or set ANNOUNCE_HISTORY=off.",
+        ["path": path, "reason": String(cString: strerror(code))])
     case .system(let code) where code == ENOSPC || code == EDQUOT:
-      return "The outcome log \(path) cannot be written (\(String(cString: strerror(code)))), "
-        + "so an outcome was not logged; free some space on its disk, or set ANNOUNCE_HISTORY=off."
+      return localized(
+        "The outcome log {path} cannot be written ({reason}), so an outcome was not logged; free some space on its disk, or set ANNOUNCE_HISTORY=off.",
+        ["path": path, "reason": String(cString: strerror(code))])
     case .system(let code):
       return problem()
-        ?? "The outcome log \(path) cannot be written (\(String(cString: strerror(code)))), "
-        + "so an outcome was not logged; make \(directory) writable, or set XDG_STATE_HOME to a directory that is."
+        ?? localized(
+          "The outcome log {path} cannot be written ({reason}), so an outcome was not logged; make {directory} writable, or set XDG_STATE_HOME to a directory that is.",
+          ["path": path, "reason": String(cString: strerror(code)), "directory": directory])
     case .notOwn:
       return problem()
-        ?? "The outcome log \(path) is not a regular file of yours, so outcomes are not logged; remove it."
+        ?? localized(
+          "The outcome log {path} is not a regular file of yours, so outcomes are not logged; remove it.",
+          ["path": path])
     }
   }
 
@@ -170,20 +174,23 @@ struct OutcomeLog: Sendable {
   /// too; permissions alone do not stop root, so only trying tells.
   func problem() -> String? {
     if let owner = Self.foreignDirectory(for: directory) {
-      return "The outcome log \(path) would be in \(owner), which belongs to another user, so outcomes are "
-        + "not logged; run announce as that user, or set XDG_STATE_HOME to a directory of yours."
+      return localized(
+        "The outcome log {path} would be in {owner}, which belongs to another user, so outcomes are not logged; run announce as that user, or set XDG_STATE_HOME to a directory of yours.",
+        ["path": path, "owner": owner])
     }
     for file in [path, lockPath] {
       var status = stat()
       guard lstat(file, &status) == 0 else { continue }
       if !Self.isOwnRegularFile(status) {
-        return "The outcome log \(file) is not a regular file of yours, so outcomes are not logged; "
-          + "remove it."
+        return localized(
+          "The outcome log {path} is not a regular file of yours, so outcomes are not logged; remove it.",
+          ["path": file])
       }
     }
     if let reason = writeFailure() {
-      return "The outcome log \(path) cannot be written (\(reason)), so outcomes are not logged; "
-        + "make \(directory) writable, or set XDG_STATE_HOME to a directory that is."
+      return localized(
+        "The outcome log {path} cannot be written ({reason}), so outcomes are not logged; make {directory} writable, or set XDG_STATE_HOME to a directory that is.",
+        ["path": path, "reason": reason, "directory": directory])
     }
     return nil
   }

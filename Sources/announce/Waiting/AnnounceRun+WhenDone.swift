@@ -78,9 +78,13 @@ extension AnnounceRun {
   ) async throws(RunFailure) -> WaitEnding {
     let (wakes, wake) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingOldest(1))
     relay.hand { wake.yield(.signal($0)) }
-    if request.outcomes.verbose { terminal.error("Waiting for process \(process.spokenName) to end.") }
+    if request.outcomes.verbose {
+      terminal.error(localized("Waiting for process {process} to end.", ["process": process.spokenName]))
+    }
     guard process.onEnd({ wake.yield(.ended(at: $0)) }) else {
-      throw .serviceUnavailable("Could not start a thread to wait for process \(process.pid); try again.")
+      throw .serviceUnavailable(
+        localized(
+          "Could not start a thread to wait for process {pid}; try again.", ["pid": String(process.pid)]))
     }
     var first = wakes.makeAsyncIterator()
     guard let woken = await first.next() else { preconditionFailure("a wait never ends without a wake") }
