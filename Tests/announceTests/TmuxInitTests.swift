@@ -139,6 +139,24 @@ import Testing
     #expect(limit.admits("z", now: 10, interval: 0))
   }
 
+  /// tmux runs the hooks of a window linked into two sessions at once: the second must see
+  /// the first's line as current, so each reads the time only once it holds the lock.
+  @Test func theClockIsReadWhileTheLockIsHeld() throws {
+    let (limit, directory) = try temporaryLimit()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    #expect(limit.admits("k", now: 0, interval: 10))
+    var lockedWhenRead: Bool?
+    let admitted = limit.admits("k", interval: 10) {
+      // Another open file of the same path cannot take the lock while admits holds it.
+      let other = open(limit.path, O_RDWR | O_CLOEXEC)
+      defer { close(other) }
+      lockedWhenRead = flock(other, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
+      return 5
+    }
+    #expect(lockedWhenRead == true)
+    #expect(!admitted)
+  }
+
   @Test func expiredKeysAreDroppedAndAClockThatWentBackHoldsNothing() throws {
     let (limit, directory) = try temporaryLimit()
     defer { try? FileManager.default.removeItem(atPath: directory) }

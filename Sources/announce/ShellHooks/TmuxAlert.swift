@@ -57,7 +57,7 @@ struct TmuxAlert: AsyncParsableCommand {
     let key = [server, window, kind.rawValue].map(Self.keyPart).joined(separator: "/")
     // With no place for the file, an alert too many beats a lost one.
     if let limit = AlertRateLimit.forUser(environment: environment),
-      !limit.admits(key, now: Date().timeIntervalSince1970, interval: seconds ?? Self.defaultInterval)
+      !limit.admits(key, interval: seconds ?? Self.defaultInterval, clock: { Date().timeIntervalSince1970 })
     {
       return
     }
