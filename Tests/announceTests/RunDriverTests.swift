@@ -55,4 +55,115 @@ import Testing
     #expect(result == .interrupted(signal))
     #expect(log.names.withLock { $0 } == ["speech", "braille"])
   }
+
+  /// A wait that ends when the test says: the `--when-done` process, scripted.
+  final class ScriptedWait: Sendable {
+    private let ended = Mutex<(@Sendable (Duration) -> Void)?>(nil)
+    /// Whether the driver started the wait.
+    var started: Bool { ended.withLock { $0 != nil } }
+    func start(_ ended: @escaping @Sendable (Duration) -> Void) { self.ended.withLock { $0 = ended } }
+    /// Ends the wait at `time`.
+    func end(at time: Duration) { ended.withLock { $0 }?(time) }
+  }
+
+  /// What the driver told of signals and started after the wait.
+  final class WaitLog: Sendable {
+    let interruptions = Mutex<[(HandledSignal, afterTheWait: Bool)]>([])
+    let runs = Mutex<[Duration]>([])
+  }
+
+  @Test(arguments: [(HandledSignal.interrupt, Int32(130)), (.terminate, 143)])
+  func aSignalDuringTheWaitEndsTheRunWithItsStatusAndNothingRuns(
+    signal: HandledSignal, status: Int32
+  ) async throws {
+    let signals = ScriptedSignals()
+    let wait = ScriptedWait()
+    let log = WaitLog()
+    let sender = Task {
+      await signals.waitUntilArmed()
+      #expect(wait.started)
+      await signals.send(signal)
+      // The process ends after the signal: too late, nothing runs.
+      wait.end(at: .seconds(5))
+    }
+    let result = try await RunDriver(signals: signals).run(
+      waitingFor: { wait.start($0) },
+      interrupted: { signal, afterTheWait in log.interruptions.withLock { $0.append((signal, afterTheWait)) }
+      },
+      then: { time, _ in
+        log.runs.withLock { $0.append(time) }
+        return .finished(RunSummary())
+      })
+    await sender.value
+    #expect(result == .interrupted(signal))
+    #expect(ExitStatus.of(result) == status)
+    #expect(log.runs.withLock { $0 }.isEmpty)
+    let interruptions = log.interruptions.withLock { $0 }
+    #expect(
+      interruptions.count == 1 && interruptions.first?.0 == signal
+        && interruptions.first?.afterTheWait == false)
+  }
+
+  @Test func theProcessEndingStartsTheRunWhoseResultIsTheResult() async throws {
+    let signals = ScriptedSignals()
+    let wait = ScriptedWait()
+    let log = WaitLog()
+    var summary = RunSummary()
+    summary.count(.speech(.disconnected))
+    let expected = summary
+    let ender = Task {
+      await signals.waitUntilArmed()
+      wait.end(at: .seconds(7))
+    }
+    let result = try await RunDriver(signals: signals).run(
+      waitingFor: { wait.start($0) },
+      interrupted: { signal, afterTheWait in log.interruptions.withLock { $0.append((signal, afterTheWait)) }
+      },
+      then: { time, _ in
+        log.runs.withLock { $0.append(time) }
+        return .finished(expected)
+      })
+    await ender.value
+    #expect(result == .finished(expected))
+    #expect(log.runs.withLock { $0 } == [.seconds(7)])
+    #expect(log.interruptions.withLock { $0 }.isEmpty)
+  }
+
+  @Test func aSignalAfterTheWaitEndsTheRunAndReachesTheRunWhenItArms() async throws {
+    let signals = ScriptedSignals()
+    let wait = ScriptedWait()
+    let log = WaitLog()
+    let stoppedRun = Mutex<HandledSignal?>(nil)
+    let ender = Task {
+      await signals.waitUntilArmed()
+      wait.end(at: .seconds(1))
+    }
+    let result = try await RunDriver(signals: signals).run(
+      waitingFor: { wait.start($0) },
+      interrupted: { signal, afterTheWait in log.interruptions.withLock { $0.append((signal, afterTheWait)) }
+      },
+      then: { _, runSignals in
+        // The signal comes while the run connects, before it arms.
+        await signals.send(.hangUp)
+        let armed = await runSignals.armed { signal in stoppedRun.withLock { $0 = signal } }
+        defer { armed.disarm() }
+        return .finished(RunSummary())
+      })
+    await ender.value
+    #expect(result == .interrupted(.hangUp))
+    #expect(ExitStatus.of(result) == 129)
+    let interruptions = log.interruptions.withLock { $0 }
+    #expect(interruptions.count == 1 && interruptions.first?.afterTheWait == true)
+    #expect(stoppedRun.withLock { $0 } == .hangUp)
+  }
+
+  @Test func aWaitThatCannotStartIsTheFailure() async {
+    let failure = RunFailure.serviceUnavailable("Could not start a thread to wait for process 1; try again.")
+    await #expect(throws: failure) {
+      try await RunDriver(signals: ScriptedSignals()).run(
+        waitingFor: { _ throws(RunFailure) in throw failure },
+        interrupted: { _, _ in },
+        then: { _, _ in .finished(RunSummary()) })
+    }
+  }
 }
