@@ -177,7 +177,7 @@ struct AnnounceRun {
     return await RunDriver(signals: signals).run(channels: channels) {
       let summary = await session.run(lines, format: format, ssml: ssml)
       // With speech, the braille never changes the status: only that the display is given back.
-      _ = await channel?.finish()
+      await channel?.finish()
       return summary
     }
   }
