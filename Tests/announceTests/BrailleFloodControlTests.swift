@@ -11,7 +11,10 @@ final class FlashReports: EventSink {
   var all: [FlashReport] { reports.withLock { $0 } }
   func record(_ event: AnnouncerEvent) {}
   func rejected(line: Int, input: String, reason: String, time: Duration) {}
-  func flashFinished(_ report: FlashReport) { reports.withLock { $0.append(report) } }
+  func reported(_ report: any ChannelReport) {
+    guard let report = report as? FlashReport else { return }
+    reports.withLock { $0.append(report) }
+  }
 }
 
 /// `--braille-only`'s flood control, with a scripted display and a manual clock that

@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// It is an ``EventSink`` of the speech, so the display follows the same queue as the
 /// speech, in the same order. What happens on the display goes to the run's other sinks:
-/// a key that said the message was read becomes their `acknowledged`, each flash's
-/// outcome their `flashFinished` as soon as it is known, and a display that went away is
-/// said in one line, once.
+/// a key that said the message was read and each flash's outcome are their
+/// ``ChannelReport``s (``BrailleAcknowledgement``, ``FlashReport``) as soon as they are
+/// known, and a display that went away is said in one line, once.
 final class BrailleChannel: EventSink, StoppableChannel {
   /// Shows the flashes.
   let flasher: BrailleFlasher
@@ -51,7 +51,7 @@ final class BrailleChannel: EventSink, StoppableChannel {
 
   /// - Parameters:
   ///   - flasher: the display's flasher.
-  ///   - sinks: where `acknowledged` and each flash's outcome go.
+  ///   - sinks: where the keys that acknowledge and each flash's outcome go.
   ///   - terminal: where a display that went away is said.
   ///   - floodControl: with `--braille-only`, the most flashes that may wait for the
   ///     display (`--max-queue`), and the words of flood control's summary. When more
@@ -81,7 +81,9 @@ final class BrailleChannel: EventSink, StoppableChannel {
         case .acknowledged(let key):
           guard let shown = book.flashes.withLock({ $0.announcements[event.flash] }) else { break }
           keys[event.flash] = key
-          for sink in sinks { sink.acknowledged(shown.id, text: shown.text, key: key, time: event.time) }
+          let acknowledgement = BrailleAcknowledgement(
+            id: shown.id, text: shown.text, key: key, time: event.time)
+          for sink in sinks { sink.reported(acknowledgement) }
         case .finished(let outcome):
           if let shown = book.flashes.withLock({ $0.announcements.removeValue(forKey: event.flash) }) {
             whenFinished?(shown.id, shown.text, outcome, event.time)
@@ -90,7 +92,7 @@ final class BrailleChannel: EventSink, StoppableChannel {
               withSpeech: shown.withSpeech, time: event.time)
             // At once: no record waits for the end of the run, so a SIGKILL loses at most
             // what was in flight.
-            for sink in sinks { sink.flashFinished(report) }
+            for sink in sinks { sink.reported(report) }
           }
           // One line for the run: the rest of the flashes meet the same missing display.
           if let problem = event.problem, !said {

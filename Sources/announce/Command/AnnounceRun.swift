@@ -140,7 +140,7 @@ struct AnnounceRun {
       guard SpeakableText.hasSpeech(shown) else { continue }
       let id = AnnouncementID(index + 1)
       recorder.queued(Announcement(shown), as: id)
-      recorder.flashFinished(
+      recorder.reported(
         FlashReport(id: id, text: shown, outcome: .notShown(failure), withSpeech: false, time: .zero))
     }
   }
