@@ -66,93 +66,87 @@ import Testing
     func end(at time: Duration) { ended.withLock { $0 }?(time) }
   }
 
-  /// What the driver told of signals and started after the wait.
-  final class WaitLog: Sendable {
+  /// A `--when-done` run with scripted signals and a scripted wait, and what the driver
+  /// told of signals and started after the wait.
+  final class WaitedRun: Sendable {
+    let signals = ScriptedSignals()
+    let wait = ScriptedWait()
     let interruptions = Mutex<[(HandledSignal, afterTheWait: Bool)]>([])
     let runs = Mutex<[Duration]>([])
+
+    /// Runs the driver, with `then` as the run after the wait.
+    func run(
+      then: @escaping @Sendable (any SignalSource) async -> RunResult = { _ in .finished(RunSummary()) }
+    ) async throws -> RunResult {
+      try await RunDriver(signals: signals).run(
+        waitingFor: { [wait] in wait.start($0) },
+        interrupted: { [self] signal, afterTheWait in
+          interruptions.withLock { $0.append((signal, afterTheWait)) }
+        },
+        then: { [self] time, signals in
+          runs.withLock { $0.append(time) }
+          return await then(signals)
+        })
+    }
   }
 
   @Test(arguments: [(HandledSignal.interrupt, Int32(130)), (.terminate, 143)])
   func aSignalDuringTheWaitEndsTheRunWithItsStatusAndNothingRuns(
     signal: HandledSignal, status: Int32
   ) async throws {
-    let signals = ScriptedSignals()
-    let wait = ScriptedWait()
-    let log = WaitLog()
+    let run = WaitedRun()
     let sender = Task {
-      await signals.waitUntilArmed()
-      #expect(wait.started)
-      await signals.send(signal)
+      await run.signals.waitUntilArmed()
+      #expect(run.wait.started)
+      await run.signals.send(signal)
       // The process ends after the signal: too late, nothing runs.
-      wait.end(at: .seconds(5))
+      run.wait.end(at: .seconds(5))
     }
-    let result = try await RunDriver(signals: signals).run(
-      waitingFor: { wait.start($0) },
-      interrupted: { signal, afterTheWait in log.interruptions.withLock { $0.append((signal, afterTheWait)) }
-      },
-      then: { time, _ in
-        log.runs.withLock { $0.append(time) }
-        return .finished(RunSummary())
-      })
+    let result = try await run.run()
     await sender.value
     #expect(result == .interrupted(signal))
     #expect(ExitStatus.of(result) == status)
-    #expect(log.runs.withLock { $0 }.isEmpty)
-    let interruptions = log.interruptions.withLock { $0 }
+    #expect(run.runs.withLock { $0 }.isEmpty)
+    let interruptions = run.interruptions.withLock { $0 }
     #expect(
       interruptions.count == 1 && interruptions.first?.0 == signal
         && interruptions.first?.afterTheWait == false)
   }
 
   @Test func theProcessEndingStartsTheRunWhoseResultIsTheResult() async throws {
-    let signals = ScriptedSignals()
-    let wait = ScriptedWait()
-    let log = WaitLog()
+    let run = WaitedRun()
     var summary = RunSummary()
     summary.count(.speech(.disconnected))
     let expected = summary
     let ender = Task {
-      await signals.waitUntilArmed()
-      wait.end(at: .seconds(7))
+      await run.signals.waitUntilArmed()
+      run.wait.end(at: .seconds(7))
     }
-    let result = try await RunDriver(signals: signals).run(
-      waitingFor: { wait.start($0) },
-      interrupted: { signal, afterTheWait in log.interruptions.withLock { $0.append((signal, afterTheWait)) }
-      },
-      then: { time, _ in
-        log.runs.withLock { $0.append(time) }
-        return .finished(expected)
-      })
+    let result = try await run.run { _ in .finished(expected) }
     await ender.value
     #expect(result == .finished(expected))
-    #expect(log.runs.withLock { $0 } == [.seconds(7)])
-    #expect(log.interruptions.withLock { $0 }.isEmpty)
+    #expect(run.runs.withLock { $0 } == [.seconds(7)])
+    #expect(run.interruptions.withLock { $0 }.isEmpty)
   }
 
   @Test func aSignalAfterTheWaitEndsTheRunAndReachesTheRunWhenItArms() async throws {
-    let signals = ScriptedSignals()
-    let wait = ScriptedWait()
-    let log = WaitLog()
+    let run = WaitedRun()
     let stoppedRun = Mutex<HandledSignal?>(nil)
     let ender = Task {
-      await signals.waitUntilArmed()
-      wait.end(at: .seconds(1))
+      await run.signals.waitUntilArmed()
+      run.wait.end(at: .seconds(1))
     }
-    let result = try await RunDriver(signals: signals).run(
-      waitingFor: { wait.start($0) },
-      interrupted: { signal, afterTheWait in log.interruptions.withLock { $0.append((signal, afterTheWait)) }
-      },
-      then: { _, runSignals in
-        // The signal comes while the run connects, before it arms.
-        await signals.send(.hangUp)
-        let armed = await runSignals.armed { signal in stoppedRun.withLock { $0 = signal } }
-        defer { armed.disarm() }
-        return .finished(RunSummary())
-      })
+    let result = try await run.run { runSignals in
+      // The signal comes while the run connects, before it arms.
+      await run.signals.send(.hangUp)
+      let armed = await runSignals.armed { signal in stoppedRun.withLock { $0 = signal } }
+      defer { armed.disarm() }
+      return .finished(RunSummary())
+    }
     await ender.value
     #expect(result == .interrupted(.hangUp))
     #expect(ExitStatus.of(result) == 129)
-    let interruptions = log.interruptions.withLock { $0 }
+    let interruptions = run.interruptions.withLock { $0 }
     #expect(interruptions.count == 1 && interruptions.first?.afterTheWait == true)
     #expect(stoppedRun.withLock { $0 } == .hangUp)
   }
