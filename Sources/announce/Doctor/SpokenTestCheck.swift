@@ -145,8 +145,9 @@ struct SpokenTestCheck {
         facts.append(("soundServer", .text(server == .none ? "none" : server.rawValue)))
         return DoctorLine(
           check: "speech", finding: .speechUnavailable,
-          sentence:
-            "speech-dispatcher began the test sentence but never finished it, so its audio output is broken; \(server.fix).",
+          said: localized(
+            "speech-dispatcher began the test sentence but never finished it, so its audio output is broken; {fix}.",
+            ["fix": localized(server.fix)]),
           facts: facts)
       case .notAnswering, .disconnected, .unreachable:
         return DoctorLine(
@@ -248,6 +249,16 @@ extension DoctorLine {
   static func spokenSeconds(_ duration: Duration) -> String {
     let value = seconds(duration)
     return spoken(value) + (value == 1 ? " second" : " seconds")
+  }
+
+  /// ``spokenSeconds(_:)`` in the language of the locale, for a line made with
+  /// ``localized(_:_:)``, whose English `--json` keeps.
+  static func printedSeconds(_ duration: Duration) -> String {
+    let value = seconds(duration)
+    let text = localized("{count} second", plural: "{count} seconds", count: value == 1 ? 1 : 2)
+      .replacingBytes(of: "{count}", with: spoken(value))
+    EnglishOriginals.remember(text, english: spokenSeconds(duration))
+    return text
   }
 
   /// A number of seconds as a person says it: `1.4`, `3`.
