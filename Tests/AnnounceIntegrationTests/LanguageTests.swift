@@ -63,6 +63,28 @@ extension SpeakingTests {
       #expect(languagesSet(recorder) == ["de"], "\(recorder.commands)")
     }
 
+    /// doctor's test sentence names the user's settings in the locale's language, and its
+    /// `--json` keeps them in English.
+    @Test func doctorNamesTheUsersSettingsInTheLocalesLanguage() throws {
+      let state = freshState()
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      var environment = try TestLanguages.environment(
+        stack.clientEnvironment(["XDG_STATE_HOME": state]), locale: "de_DE.UTF-8"
+      ).filter { !$0.key.hasPrefix("ANNOUNCE_") }
+      environment["ANNOUNCE_RATE"] = "20"
+      let printed = try Command.run(Command.announce, ["doctor"], environment: environment, timeout: 60)
+      #expect(
+        printed.standardOutput.contains(
+          "Der Testsatz wurde bis zum Ende abgespielt, mit der Geschwindigkeit 20, in "),
+        "\(printed.standardOutput)")
+      let json = try Command.run(
+        Command.announce, ["doctor", "--json"], environment: environment, timeout: 60)
+      #expect(
+        json.standardOutput.contains(
+          "\"text\":\"The test sentence was played to the end with the rate 20, in "),
+        "\(json.standardOutput)")
+    }
+
     @Test func languageFrenchMakesTheFloodSummaryFrench() throws {
       let recorder = try ProtocolRecorder(daemonSocket: String(stack.address.dropFirst("unix_socket:".count)))
       defer { recorder.close() }
