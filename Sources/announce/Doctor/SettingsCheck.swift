@@ -61,10 +61,14 @@ struct SettingsCheck {
   static func runFails(_ message: String) -> String {
     func withoutPeriod(_ text: String) -> String { text.hasSuffix(".") ? String(text.dropLast()) : text }
     let problem = withoutPeriod(message)
-    EnglishOriginals.remember(problem, english: withoutPeriod(EnglishOriginals.english(of: message)))
-    return localized(
-      "{problem}; until then every shell hook and tmux alert fails with status 64 and says nothing.",
-      ["problem": problem])
+    let template = Wording.marked(
+      "{problem}; until then every shell hook and tmux alert fails with status 64 and says nothing.")
+    let english = EnglishOriginals.english(of: message)
+    // A parser's sentence that no catalog translates yet keeps the whole line English,
+    // rather than half one language and half another.
+    guard english != message else { return template.replacingBytes(of: "{problem}", with: problem) }
+    EnglishOriginals.remember(problem, english: withoutPeriod(english))
+    return localized(template, ["problem": problem])
   }
 
   /// The announcement the environment makes, leaving out the variables that are not
