@@ -276,14 +276,14 @@ struct AnnouncementStateMachine {
         state = .attempting(attempt)
         return early.flatMap { handle($0, now: now) }
       }
-      guard var probe = attempt.check, let early = probe.accept(serial: serial, id: id) else {
+      guard var probe = attempt.check, let early = probe.accept(serial: serial, id: id, now: now) else {
         return []
       }
       attempt.check = probe
       state = .attempting(attempt)
       return early.flatMap { handle($0, now: now) }
     case .waitingForQuiet(var wait):
-      guard var probe = wait.probe, let early = probe.accept(serial: serial, id: id) else {
+      guard var probe = wait.probe, let early = probe.accept(serial: serial, id: id, now: now) else {
         return []
       }
       wait.probe = probe

@@ -47,6 +47,14 @@ final class Interrupter: Sendable {
     await firstEvent(timeout: timeout) { $0 == .began(id) } != nil
   }
 
+  /// Whether message `id` has begun and has neither ended nor been cancelled, as far as
+  /// the events received so far say.
+  func isSpeaking(_ id: MessageID) -> Bool {
+    received.withLock { events in
+      events.contains(.began(id)) && !events.contains(.ended(id)) && !events.contains(.cancelled(id))
+    }
+  }
+
   /// The first event received that `matches`, once it has come; `nil` after `timeout`.
   private func firstEvent(timeout: Double, where matches: (SpeechEvent) -> Bool) async -> SpeechEvent? {
     let deadline = Date().addingTimeInterval(timeout)

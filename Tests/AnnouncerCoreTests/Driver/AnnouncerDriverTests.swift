@@ -75,27 +75,41 @@ import Testing
     let first = try #require(await said.next())
     await backend.emit(.cancelled(first.id), handledBy: announcer)
     // Probes at 0, 0.25, 0.5 and 0.75 s all find the channel busy; at 1 s the window closes.
-    for _ in 0..<4 {
+    for sentAt in [0, 250, 500, 750].map(Duration.milliseconds) {
       let probe = try #require(await said.next())
       #expect(probe.request.purpose == .quietProbe)
       await backend.emit(.cancelled(probe.id), handledBy: announcer)
+      // The next probe is timed once the driver has the probe's id as well as its CANCEL
+      // (the two reach it by different paths); advanced before, the clock would be read then.
+      await clock.waitForSleeper(until: sentAt + timing.firstProbeInterval)
       clock.advance(by: .milliseconds(250))
     }
     #expect(await outcome == .gaveUp(.interruptedOutOfTime))
     await announcer.close()
   }
 
+  /// The clock is moved only once the driver has armed its timer for what the test waits
+  /// for: the driver learns a message's id when `say` returns, by another path than the
+  /// events, and a check it learns was taken after the clock moved has its whole bound to
+  /// be answered from then.
   @Test func silenceAfterBeginIsAStallAndOurSpeechIsCancelled() async throws {
-    let announcer = makeAnnouncer()
+    // A check not taken is given longer than one taken, so that the timer for its answer
+    // is a step the test can wait for.
+    var timing = AnnouncerTiming()
+    timing.acceptBound = timing.probeAnswerBound * 2
+    let announcer = makeAnnouncer(timing)
     var said = backend.said.makeAsyncIterator()
     async let outcome = announcer.announce("Saved")
     let first = try #require(await said.next())
     await backend.emit(.began(first.id), handledBy: announcer)
     // No sign of progress: a check goes out, and it is never answered.
-    clock.advance(by: AnnouncerTiming().progressCheckInterval)
+    let checkAt = timing.progressCheckInterval
+    await clock.waitForSleeper(until: checkAt)
+    clock.advance(by: checkAt)
     let check = try #require(await said.next())
     #expect(check.request.purpose == .quietProbe)
-    clock.advance(by: AnnouncerTiming().probeAnswerBound)
+    await clock.waitForSleeper(until: checkAt + timing.probeAnswerBound)
+    clock.advance(by: timing.probeAnswerBound)
     #expect(await outcome == .gaveUp(.stalled))
     await announcer.close()
     #expect(backend.cancelCount == 1)

@@ -402,6 +402,25 @@ import Testing
     #expect(m.tick(now: answerBy) == [.cancelSpeech, .releaseTurn, .finish(.gaveUp(.stalled))])
   }
 
+  /// A daemon stopped (SIGSTOP) while the progress probe was on its way takes it only once
+  /// continued, 4 s later: its 2 s to answer start then. Before, they counted from the
+  /// sending, and the speech that went on was given up as stalled the moment it was taken.
+  @Test func aProbeTakenLateHasItsWholeBoundToBeAnswered() {
+    var m = machine()
+    startAccepted(&m, id: 7)
+    _ = m.handle(.began(7), now: .milliseconds(5))
+    let checkAt = .milliseconds(5) + timing.progressCheckInterval
+    let probe = probeSerial(m.tick(now: checkAt))
+    let takenAt = checkAt + .seconds(4)
+    #expect(m.submissionAccepted(serial: probe, id: 8, now: takenAt) == [])
+    #expect(m.tick(now: takenAt) == [])
+    #expect(m.deadline == takenAt + timing.probeAnswerBound)
+    #expect(
+      m.tick(now: takenAt + timing.probeAnswerBound) == [
+        .cancelSpeech, .releaseTurn, .finish(.gaveUp(.stalled)),
+      ])
+  }
+
   /// 60 emoji take far longer to speak than any guess from their length: as long as
   /// every probe finds the channel busy, the speech is playing and is never cut off.
   @Test func speechThatIsStillPlayingIsNeverStalledHoweverLongItTakes() throws {
