@@ -64,7 +64,7 @@ struct ReplayCommand: AsyncParsableCommand {
   ) async -> [RunResult] {
     let log = OutcomeLog.forUser(environment: environment)
     let terminal = Terminal(quiet: quiet)
-    if let problem = log.readProblem(so: "nothing can be replayed") {
+    if let problem = log.readProblem(for: .replay) {
       terminal.error(problem)
       return [.failed(.notDelivered(problem))]
     }
