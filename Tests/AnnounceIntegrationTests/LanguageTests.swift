@@ -266,18 +266,25 @@ extension SpeakingTests {
         == "announce: HOST muss ein einziger Hostname oder ein Muster sein, ohne Leerzeichen oder Anführungszeichen (siehe announce init ssh --help).\n"
     )
 
+    let history = try run(["Hallo"], locale: "de_DE.UTF-8", ["ANNOUNCE_HISTORY": "maybe"])
+    #expect(history.status == 64)
+    #expect(
+      history.standardError.hasPrefix(
+        "announce: ANNOUNCE_HISTORY=maybe ist weder on noch off; setzen Sie es auf off, um keine Ergebnisse mehr aufzuzeichnen, oder entfernen Sie es"
+      ), "\(history.standardError)")
+
     let state = NSTemporaryDirectory() + "announce-printed-\(getpid())-\(UUID().uuidString.prefix(8))"
     defer { try? FileManager.default.removeItem(atPath: state) }
     try FileManager.default.createDirectory(atPath: state + "/announce", withIntermediateDirectories: true)
     try FileManager.default.createSymbolicLink(
       atPath: state + "/announce/log.jsonl", withDestinationPath: "/dev/null")
-    let history = try run(["history"], locale: "de_DE.UTF-8", ["XDG_STATE_HOME": state])
-    #expect(history.status != 0)
+    let unreadable = try run(["history"], locale: "de_DE.UTF-8", ["XDG_STATE_HOME": state])
+    #expect(unreadable.status != 0)
     #expect(
-      history.standardError.hasPrefix(
+      unreadable.standardError.hasPrefix(
         "Das Ergebnisprotokoll \(state)/announce/log.jsonl kann nicht gelesen werden ("),
-      "\(history.standardError)")
-    #expect(history.standardError.contains("), also kann der Verlauf nicht gezeigt werden; "))
+      "\(unreadable.standardError)")
+    #expect(unreadable.standardError.contains("), also kann der Verlauf nicht gezeigt werden; "))
   }
 
   /// The sentence of a daemon that cannot be reached, made by the command from the core's

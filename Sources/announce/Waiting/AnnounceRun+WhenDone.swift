@@ -92,7 +92,10 @@ extension AnnounceRun {
     switch woken {
     case .signal(let signal):
       terminal.failure(
-        "Stopped waiting for process \(process.spokenName) because of \(signal.name); nothing was spoken.",
+        // TRANSLATORS: {signal} is a signal's name, such as SIGINT.
+        localized(
+          "Stopped waiting for process {process} because of {signal}; nothing was spoken.",
+          ["process": process.spokenName, "signal": signal.name]),
         endingWith: .interrupted(signal))
       return .interrupted(signal)
     case .ended(let time):
@@ -115,7 +118,9 @@ extension AnnounceRun {
   /// The sentence for a signal that came after `process` ended and before its
   /// announcement was under way.
   private static func unspoken(_ process: WatchedProcess, because signal: HandledSignal) -> String {
-    "Process \(process.spokenName) ended, but \(signal.name) came before its announcement was spoken; nothing was spoken."
+    localized(
+      "Process {process} ended, but {signal} came before its announcement was spoken; nothing was spoken.",
+      ["process": process.spokenName, "signal": signal.name])
   }
 
   /// What ends a wait.
