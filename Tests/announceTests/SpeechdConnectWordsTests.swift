@@ -120,6 +120,10 @@ import Testing
     symlink("/dev/null", directory + "/log.jsonl")
     let log = OutcomeLog(path: directory + "/log.jsonl")
     #expect(
+      ReplayCommand.unclaimed(.notOwn, log: log)
+        == "The outcome log \(directory)/log.jsonl is not a regular file of yours, so replay could not claim what it would speak, and spoke nothing; remove it."
+    )
+    #expect(
       log.readProblem(for: .replay)
         == "The outcome log \(directory)/log.jsonl cannot be read (Too many levels of symbolic links), so nothing can be replayed; make it and the directories above it yours again, for example with sudo chown -R \"$USER\" ~/.local/state."
     )
