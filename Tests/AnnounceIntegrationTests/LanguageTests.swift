@@ -278,6 +278,16 @@ extension SpeakingTests {
     try FileManager.default.createDirectory(atPath: state + "/announce", withIntermediateDirectories: true)
     try FileManager.default.createSymbolicLink(
       atPath: state + "/announce/log.jsonl", withDestinationPath: "/dev/null")
+    // A missed announcement's reason, in a few words.
+    let missedState = state + "-missed"
+    defer { try? FileManager.default.removeItem(atPath: missedState) }
+    let unreachable = ["XDG_STATE_HOME": missedState, "SPEECHD_ADDRESS": "unix_socket:/nonexistent"]
+    _ = try run(["Hallo"], locale: "de_DE.UTF-8", unreachable)
+    let missed = try run(["history", "--missed"], locale: "de_DE.UTF-8", unreachable)
+    #expect(
+      missed.standardOutput.hasSuffix("(speech-dispatcher nicht erreichbar): Hallo\n"),
+      "\(missed.standardOutput)")
+
     let unreadable = try run(["history"], locale: "de_DE.UTF-8", ["XDG_STATE_HOME": state])
     #expect(unreadable.status != 0)
     #expect(

@@ -35,6 +35,7 @@ import Testing
   @Test(arguments: GiveUpReason.allCases)
   func theCLocalesReasonIsTheCoresEnglish(reason: GiveUpReason) {
     #expect(reason.printedCauseAndFix == reason.causeAndFix)
+    #expect(reason.printedInAFewWords == reason.inAFewWords)
   }
 
   @Test func theNotDeliveredLineNamesThoseWaitingAfterIt() {
