@@ -278,6 +278,12 @@ extension SpeakingTests {
     try FileManager.default.createDirectory(atPath: state + "/announce", withIntermediateDirectories: true)
     try FileManager.default.createSymbolicLink(
       atPath: state + "/announce/log.jsonl", withDestinationPath: "/dev/null")
+    let hook = try run(["init", "bash"], locale: "fr_FR.UTF-8", [:])
+    #expect(
+      hook.standardOutput.contains(
+        "echo 'announce : le crochet du shell demande bash 5 ou plus récent ; ceci est bash '\"$BASH_VERSION\"'.' >&2"
+      ), "\(hook.standardOutput)")
+
     // A missed announcement's reason, in a few words.
     let missedState = state + "-missed"
     defer { try? FileManager.default.removeItem(atPath: missedState) }

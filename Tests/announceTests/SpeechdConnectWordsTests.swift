@@ -129,4 +129,12 @@ import Testing
         == "The outcome log \(directory)/log.jsonl cannot be read (Too many levels of symbolic links), so nothing can be replayed; make it and the directories above it yours again, for example with sudo chown -R \"$USER\" ~/.local/state."
     )
   }
+
+  /// Under the C locale, a bash older than 5 is told today's sentence; in any language,
+  /// the sentence is one word to bash, with the running bash's version in it.
+  @Test func anOldBashIsToldInOneQuotedSentence() throws {
+    #expect(
+      ShellHook.tooOldBash
+        == "'announce: the shell hook needs bash 5 or later; this is bash '\"$BASH_VERSION\"'.'")
+  }
 }
