@@ -11,7 +11,10 @@ final class FlashReports: EventSink {
   var all: [FlashReport] { reports.withLock { $0 } }
   func record(_ event: AnnouncerEvent) {}
   func rejected(line: Int, input: String, reason: String, time: Duration) {}
-  func flashFinished(_ report: FlashReport) { reports.withLock { $0.append(report) } }
+  func reported(_ report: any ChannelReport) {
+    guard let report = report as? FlashReport else { return }
+    reports.withLock { $0.append(report) }
+  }
 }
 
 /// `--braille-only`'s flood control, with a scripted display and a manual clock that
@@ -38,7 +41,7 @@ final class FlashReports: EventSink {
       await display.waitUntilWritten(text)
       display.press(.other(name: "route 1"))
     }
-    _ = await channel.finish()
+    await channel.finish()
     let written = display.calls.filter { $0.hasPrefix("write ") && $0 != "write " }
     #expect(written == ["write line 1", "write 3 messages skipped", "write line 5", "write line 6"])
     // The three left out are braille's own `skipped`, reported at once; the summary is no
@@ -70,9 +73,34 @@ final class FlashReports: EventSink {
     await display.waitUntilWritten("line 4")
     channel.record(event(4, "line 4", .spoken(duration: .seconds(1))))
     display.press(.other(name: "route 1"))
-    _ = await channel.finish()
+    await channel.finish()
     let written = display.calls.filter { $0.hasPrefix("write ") && $0 != "write " }
     #expect(written == ["write line 1", "write 2 messages skipped", "write line 4"])
     #expect(reports.all.map(\.id.rawValue) == [2, 3, 1, 4])
+  }
+
+  /// `tail -f | announce --braille-only`: however many lines, the channel and its
+  /// flasher keep about `--max-queue` flashes and a bounded number of outcomes. The
+  /// channel kept every flash's id, and the flasher every outcome, to the end of the run.
+  @Test func aLongFloodKeepsNoEndedFlash() async {
+    let (display, reports) = (ScriptedBrailleDisplay(cells: .success(40)), FlashReports())
+    let flasher = Self.flasher(on: display)
+    let channel = BrailleChannel(
+      flasher: flasher, sinks: [reports], terminal: Terminal(quiet: true),
+      floodControl: (maxWaiting: 2, wording: .english))
+    channel.show("line 1", for: AnnouncementID(1), withSpeech: false)
+    await display.waitUntilWritten("line 1")
+    for id in 2...300 { channel.show("line \(id)", for: AnnouncementID(id), withSpeech: false) }
+    // On the display or waiting: line 1, the summary and two kept lines.
+    #expect(await flasher.keptCount() <= 4 + BrailleFlasher.keptOutcomes)
+    for text in ["line 1", "297 messages skipped", "line 299", "line 300"] {
+      await display.waitUntilWritten(text)
+      display.press(.other(name: "route 1"))
+    }
+    await flasher.drain()
+    #expect(await flasher.keptCount() <= BrailleFlasher.keptOutcomes)
+    await channel.finish()
+    #expect(channel.keptCount == 0)
+    #expect(reports.all.count == 300)
   }
 }

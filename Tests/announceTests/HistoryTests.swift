@@ -359,8 +359,8 @@ import Testing
       recorder.waitUntilWritten()
       // Written at once, while every flash is still on the display.
       #expect(History(log: log).outcomes.map(\.text) == ["line 1", "line 2", "line 3"])
-      recorder.flashFinished(flash(1, .acknowledged(after: .seconds(1)), key: "route 3"))
-      recorder.flashFinished(flash(2, .notShown(.displayLost)))
+      recorder.reported(flash(1, .acknowledged(after: .seconds(1)), key: "route 3"))
+      recorder.reported(flash(2, .notShown(.displayLost)))
       recorder.waitUntilWritten()
       let lines = log.lines()
       #expect(lines.count == 5)
@@ -378,8 +378,8 @@ import Testing
     try withLogInFreshDirectory { log, _ in
       let recorder = HistoryRecorder(log: log, terminal: nil)
       for id in 1...2 { recorder.queued(Announcement("line \(id)"), as: AnnouncementID(id)) }
-      recorder.flashFinished(flash(1, .shown(duration: .seconds(5)), withSpeech: false))
-      recorder.flashFinished(flash(2, .notShown(.displayLost), withSpeech: false))
+      recorder.reported(flash(1, .shown(duration: .seconds(5)), withSpeech: false))
+      recorder.reported(flash(2, .notShown(.displayLost), withSpeech: false))
       recorder.waitUntilWritten()
       let history = History(log: log)
       #expect(

@@ -44,7 +44,9 @@ package final class BrailleFlasher: Sendable {
     case speechFinished(BrailleFlashID, Outcome)
     case display(BrailleDisplayInput)
     case entered(serial: Int, Result<Int, BrailleUnavailable>)
-    case outcome(BrailleFlashID, CheckedContinuation<BrailleOutcome, Never>)
+    case outcome(BrailleFlashID, CheckedContinuation<BrailleOutcome?, Never>)
+    case drain(CheckedContinuation<Void, Never>)
+    case keptCount(CheckedContinuation<Int, Never>)
     case cancelAll(CheckedContinuation<Void, Never>)
     case suspend(CheckedContinuation<Void, Never>)
     case resume
@@ -150,12 +152,34 @@ package final class BrailleFlasher: Sendable {
     loop.send(.speechFinished(flash, outcome))
   }
 
-  /// Waits for the final outcome of `flash`.
-  package func outcome(of flash: BrailleFlashID) async -> BrailleOutcome {
+  /// Waits for the final outcome of `flash`. The flasher keeps the outcomes of only the
+  /// last ``keptOutcomes`` flashes that ended with nobody waiting (every outcome is in
+  /// ``events()`` too): for one that ended before those, this is `nil`.
+  package func outcome(of flash: BrailleFlashID) async -> BrailleOutcome? {
     await withCheckedContinuation { continuation in
       if !loop.send(.outcome(flash, continuation)) {
         continuation.resume(returning: .notShown(.cancelled))
       }
+    }
+  }
+
+  /// How many outcomes of ended flashes nobody waited for are kept for
+  /// ``outcome(of:)``. A run that follows `tail -f` shows flashes for days: keeping every
+  /// outcome grew its memory by tens of bytes a line.
+  package static let keptOutcomes = 32
+
+  /// Waits until every flash asked for so far has ended (or the flasher closed).
+  package func drain() async {
+    await withCheckedContinuation { continuation in
+      if !loop.send(.drain(continuation)) { continuation.resume() }
+    }
+  }
+
+  /// How many flashes, outcomes and waiters the flasher holds now: what grows with the
+  /// flashes shown unless they are let go once ended. For tests.
+  package func keptCount() async -> Int {
+    await withCheckedContinuation { continuation in
+      if !loop.send(.keptCount(continuation)) { continuation.resume(returning: 0) }
     }
   }
 
@@ -234,8 +258,12 @@ private struct FlashLoop: LoopBody {
 
   /// The flash being shown (or taking the display), then those waiting, in order.
   private var flashes: [Flash] = []
-  private var outcomes: [BrailleFlashID: BrailleOutcome] = [:]
-  private var waiters: [BrailleFlashID: [CheckedContinuation<BrailleOutcome, Never>]] = [:]
+  /// The outcomes of the last ``BrailleFlasher/keptOutcomes`` flashes that ended with
+  /// nobody waiting, oldest first.
+  private var outcomes: [(id: BrailleFlashID, outcome: BrailleOutcome)] = []
+  private var waiters: [BrailleFlashID: [CheckedContinuation<BrailleOutcome?, Never>]] = [:]
+  /// Who waits for every flash up to an id to end (``BrailleFlasher/drain()``).
+  private var drains: [(through: BrailleFlashID, done: CheckedContinuation<Void, Never>)] = []
   /// The serial of the entry into tty mode asked for last, and whether it still matters.
   private var enterSerial = 0
   private var enterPending = false
@@ -292,11 +320,22 @@ private struct FlashLoop: LoopBody {
         perform(flashes[0].machine.displayUnavailable(error.failure, now: now), on: 0, now: now, loop: &loop)
       }
     case .outcome(let id, let waiter):
-      if let outcome = outcomes[id] {
-        waiter.resume(returning: outcome)
-      } else {
+      if let kept = outcomes.last(where: { $0.id == id }) {
+        waiter.resume(returning: kept.outcome)
+      } else if flashes.contains(where: { $0.id == id }) {
         waiters[id, default: []].append(waiter)
+      } else {
+        // Ended too long ago to be kept.
+        waiter.resume(returning: nil)
       }
+    case .drain(let done):
+      if let last = flashes.map(\.id).max() {
+        drains.append((last, done))
+      } else {
+        done.resume()
+      }
+    case .keptCount(let done):
+      done.resume(returning: flashes.count + outcomes.count + waiters.count + drains.count)
     case .cancelAll(let done):
       cancelEverything(now: now, loop: &loop)
       operations.yield(.barrier(done))
@@ -330,7 +369,20 @@ private struct FlashLoop: LoopBody {
     cancelEverything(now: now, loop: &loop)
     for (_, list) in waiters { for waiter in list { waiter.resume(returning: .notShown(.cancelled)) } }
     waiters = [:]
+    for drain in drains { drain.done.resume() }
+    drains = []
     operations.finish()
+  }
+
+  /// Lets go of each drain whose flashes have all ended.
+  private mutating func endDrains() {
+    guard !drains.isEmpty else { return }
+    let oldest = flashes.map(\.id).min()
+    drains.removeAll { drain in
+      guard oldest.map({ $0 > drain.through }) ?? true else { return false }
+      drain.done.resume()
+      return true
+    }
   }
 
   private mutating func cancelEverything(now: Duration, loop: inout LoopContext<Self>) {
@@ -379,9 +431,14 @@ private struct FlashLoop: LoopBody {
         }
         publish(BrailleEvent(flash: id, time: now, kind: .finished(outcome), problem: problem(for: outcome)))
         lastProblem = nil
-        outcomes[id] = outcome
-        for waiter in waiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: outcome) }
+        if let waiting = waiters.removeValue(forKey: id) {
+          for waiter in waiting { waiter.resume(returning: outcome) }
+        } else {
+          outcomes.append((id, outcome))
+          if outcomes.count > BrailleFlasher.keptOutcomes { outcomes.removeFirst() }
+        }
         flashes.remove(at: index)
+        endDrains()
         if index == 0 { startCurrent(now: now, loop: &loop) }
         return
       }

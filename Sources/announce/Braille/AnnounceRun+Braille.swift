@@ -69,7 +69,7 @@ extension AnnounceRun {
         }
         channel.show(text, for: id, withSpeech: false, limit: limit)
       }
-      _ = await channel.finish()
+      await channel.finish()
       return summary.withLock { $0 }
     }
     if case .finished(let summary) = result { sumUp(summary, service: nil) }

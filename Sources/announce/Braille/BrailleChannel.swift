@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// It is an ``EventSink`` of the speech, so the display follows the same queue as the
 /// speech, in the same order. What happens on the display goes to the run's other sinks:
-/// a key that said the message was read becomes their `acknowledged`, each flash's
-/// outcome their `flashFinished` as soon as it is known, and a display that went away is
-/// said in one line, once.
+/// a key that said the message was read and each flash's outcome are their
+/// ``ChannelReport``s (``BrailleAcknowledgement``, ``FlashReport``) as soon as they are
+/// known, and a display that went away is said in one line, once.
 final class BrailleChannel: EventSink, StoppableChannel {
   /// Shows the flashes.
   let flasher: BrailleFlasher
@@ -28,8 +28,6 @@ final class BrailleChannel: EventSink, StoppableChannel {
     var byAnnouncement: [AnnouncementID: BrailleFlashID] = [:]
     /// The announcement and text of every flash not yet ended, for the events.
     var announcements: [BrailleFlashID: (id: AnnouncementID, text: String, withSpeech: Bool)] = [:]
-    /// Every flash, in order, to wait for at the end.
-    var all: [BrailleFlashID] = []
     /// With flood control (`--braille-only`): the flashes not yet on the display, oldest first.
     var waiting: [BrailleFlashID] = []
     /// Flood control's summary waiting ahead of them, and how many it counts.
@@ -53,7 +51,7 @@ final class BrailleChannel: EventSink, StoppableChannel {
 
   /// - Parameters:
   ///   - flasher: the display's flasher.
-  ///   - sinks: where `acknowledged` and each flash's outcome go.
+  ///   - sinks: where the keys that acknowledge and each flash's outcome go.
   ///   - terminal: where a display that went away is said.
   ///   - floodControl: with `--braille-only`, the most flashes that may wait for the
   ///     display (`--max-queue`), and the words of flood control's summary. When more
@@ -83,7 +81,9 @@ final class BrailleChannel: EventSink, StoppableChannel {
         case .acknowledged(let key):
           guard let shown = book.flashes.withLock({ $0.announcements[event.flash] }) else { break }
           keys[event.flash] = key
-          for sink in sinks { sink.acknowledged(shown.id, text: shown.text, key: key, time: event.time) }
+          let acknowledgement = BrailleAcknowledgement(
+            id: shown.id, text: shown.text, key: key, time: event.time)
+          for sink in sinks { sink.reported(acknowledgement) }
         case .finished(let outcome):
           if let shown = book.flashes.withLock({ $0.announcements.removeValue(forKey: event.flash) }) {
             whenFinished?(shown.id, shown.text, outcome, event.time)
@@ -92,7 +92,7 @@ final class BrailleChannel: EventSink, StoppableChannel {
               withSpeech: shown.withSpeech, time: event.time)
             // At once: no record waits for the end of the run, so a SIGKILL loses at most
             // what was in flight.
-            for sink in sinks { sink.flashFinished(report) }
+            for sink in sinks { sink.reported(report) }
           }
           // One line for the run: the rest of the flashes meet the same missing display.
           if let problem = event.problem, !said {
@@ -115,21 +115,22 @@ final class BrailleChannel: EventSink, StoppableChannel {
       let flash = flasher.show(text, withSpeech: withSpeech, limit: limit)
       if withSpeech { flashes.byAnnouncement[id] = flash }
       flashes.announcements[flash] = (id, text, withSpeech)
-      flashes.all.append(flash)
-      if !withSpeech, let floodControl { bound(&flashes, to: floodControl, limit: limit) }
+      if !withSpeech, let floodControl { bound(&flashes, adding: flash, to: floodControl, limit: limit) }
       return flash
     }
   }
 
-  /// Leaves out the oldest waiting flash while more than `maxWaiting` wait, and shows one
-  /// summary of all that were left out ahead of those kept: a new one, with the new
-  /// count, in place of one that has not reached the display yet.
+  /// Adds `flash`, just asked for, to those waiting; leaves out the oldest waiting flash
+  /// while more than `maxWaiting` wait, and shows one summary of all that were left out
+  /// ahead of those kept: a new one, with the new count, in place of one that has not
+  /// reached the display yet.
   private func bound(
-    _ flashes: inout Flashes, to floodControl: (maxWaiting: Int, wording: SummaryWording), limit: Duration?
+    _ flashes: inout Flashes, adding flash: BrailleFlashID,
+    to floodControl: (maxWaiting: Int, wording: SummaryWording), limit: Duration?
   ) {
     // The only flash not ended takes the display at once: it does not wait.
     let isCurrent = flashes.announcements.count == 1 && flashes.summary == nil
-    if !isCurrent { flashes.waiting.append(flashes.all[flashes.all.count - 1]) }
+    if !isCurrent { flashes.waiting.append(flash) }
     guard flashes.waiting.count > floodControl.maxWaiting else { return }
     while flashes.waiting.count > floodControl.maxWaiting {
       flasher.skip(flashes.waiting.removeFirst())
@@ -140,7 +141,6 @@ final class BrailleChannel: EventSink, StoppableChannel {
       floodControl.wording.sentence(flashes.skipped), withSpeech: false, limit: limit,
       before: flashes.waiting.first)
     flashes.summary = summary
-    flashes.all.append(summary)
   }
 
   func queued(_ announcement: Announcement, as id: AnnouncementID) {
@@ -184,21 +184,24 @@ final class BrailleChannel: EventSink, StoppableChannel {
       }
       let flash = flasher.show(event.text, withSpeech: true, before: next?.value)
       flashes.byAnnouncement[event.announcement] = flash
-      flashes.all.append(flash)
     }
   }
 
   func rejected(line: Int, input: String, reason: String, time: Duration) {}
 
   /// Waits until every flash has its outcome, then gives the display back and closes
-  /// the connection; returns the outcomes in order.
-  func finish() async -> [BrailleOutcome] {
-    let all = book.flashes.withLock { $0.all }
-    var outcomes: [BrailleOutcome] = []
-    for flash in all { outcomes.append(await flasher.outcome(of: flash)) }
+  /// the connection. Each outcome was reported as it came: the channel keeps none of
+  /// those ended, so a run that follows `tail -f` does not grow with its lines.
+  func finish() async {
+    await flasher.drain()
     await flasher.close()
     await reporter.value
-    return outcomes
+  }
+
+  /// How many flashes the channel holds now: those not yet ended, and flood control's.
+  /// For tests.
+  var keptCount: Int {
+    book.flashes.withLock { $0.byAnnouncement.count + $0.announcements.count + $0.waiting.count }
   }
 
   /// Gives the display back while the process is stopped (Control-Z).

@@ -1,8 +1,9 @@
 import AnnouncerCore
+import FoundationEssentials
 
 /// The outcome of one announcement's flash on the braille display, as the run's sinks
 /// get it the moment the flash ends: braille's own outcome, never told in speech's words.
-struct FlashReport: Sendable, Equatable {
+struct FlashReport: ChannelReport, Equatable {
   /// The announcement it showed.
   var id: AnnouncementID
   /// The text as shown: the words, never SSML's markup.
@@ -20,6 +21,14 @@ struct FlashReport: Sendable, Equatable {
   /// The `event` of its JSON line and record: `shown` for a flash shown for its whole
   /// time or acknowledged with a key, `not-shown` otherwise.
   var eventName: String { outcome.wasDelivered ? Self.shownEvent : Self.notShownEvent }
+
+  var jsonLine: String { EventJSON.line(for: self) }
+
+  var verboseLine: String { EventDescription.line(for: self) }
+
+  func record(in recorder: HistoryRecorder, at date: Date, pid: Int32) {
+    recorder.flashFinished(self, at: date, pid: pid)
+  }
 
   /// The `event` of a flash delivered on the display.
   static let shownEvent = "shown"

@@ -142,7 +142,7 @@ struct AnnounceRun {
       guard SpeakableText.hasSpeech(shown) else { continue }
       let id = AnnouncementID(index + 1)
       recorder.queued(Announcement(shown), as: id)
-      recorder.flashFinished(
+      recorder.reported(
         FlashReport(id: id, text: shown, outcome: .notShown(failure), withSpeech: false, time: .zero))
     }
   }
@@ -183,7 +183,7 @@ struct AnnounceRun {
     return await RunDriver(signals: signals).run(channels: channels) {
       let summary = await session.run(lines, format: format, ssml: ssml)
       // With speech, the braille never changes the status: only that the display is given back.
-      _ = await channel?.finish()
+      await channel?.finish()
       return summary
     }
   }

@@ -1,6 +1,7 @@
 /// The one owner of a run's ending, after swift-service-lifecycle's `ServiceGroup`: it
 /// arms the signals, starts the delivery, and decides the one ending, the first of the
-/// delivery finishing (the input ended and every channel is done) or a signal. On a
+/// delivery finishing (the input ended and every channel is done) or a signal; for
+/// `--when-done`, first the wait for the process, raced against a signal the same way. On a
 /// signal, every channel is stopped before the result is returned, so our speech is
 /// cancelled and the braille display given back before the process exits.
 ///
@@ -50,6 +51,57 @@ struct RunDriver {
       preconditionFailure("the endings of a run never finish without one")
     }
     return result
+  }
+}
+
+extension RunDriver {
+  /// A run with a wait before it, as `--when-done`'s: the first of the wait's end and a
+  /// signal; after the end, the first of the run `then` and a signal. One trap serves
+  /// both (see ``SignalRelay``), and a signal that comes before `then` has armed its
+  /// own handling ends the run with nothing delivered.
+  ///
+  /// - Parameters:
+  ///   - waited: starts the wait, and calls its argument with the time once the wait is
+  ///     over. It is called once the signals are armed, so a signal sent from the moment
+  ///     it says that it waits is never lost.
+  ///   - interrupted: told of a signal that ends the run before `then` handles signals;
+  ///     `afterTheWait` says whether the wait was over.
+  ///   - then: the run after the wait, given the time the wait ended and the signals to
+  ///     arm, through which it gets a signal that came since.
+  func run(
+    waitingFor waited: (@escaping @Sendable (Duration) -> Void) throws(RunFailure) -> Void,
+    interrupted: @escaping @Sendable (HandledSignal, _ afterTheWait: Bool) -> Void,
+    then: @escaping @Sendable (Duration, any SignalSource) async throws(RunFailure) -> RunResult
+  ) async throws(RunFailure) -> RunResult {
+    let (endings, ending) = AsyncStream.makeStream(
+      of: Result<RunResult, RunFailure>.self, bufferingPolicy: .bufferingOldest(1))
+    let relay = SignalRelay { signal in
+      interrupted(signal, false)
+      ending.yield(.success(.interrupted(signal)))
+    }
+    let trap = await signals.armed { await relay.deliver($0) }
+    defer { trap.disarm() }
+    try waited { time in
+      // Under the relay's lock: a signal that came with the end, and woke nobody yet,
+      // has still ended the run, and nothing follows.
+      let handedOver = relay.handOver { signal in
+        interrupted(signal, true)
+        ending.yield(.success(.interrupted(signal)))
+      }
+      guard handedOver else { return }
+      Task {
+        do throws(RunFailure) {
+          ending.yield(.success(try await then(time, relay)))
+        } catch {
+          ending.yield(.failure(error))
+        }
+      }
+    }
+    var first = endings.makeAsyncIterator()
+    guard let result = await first.next() else {
+      preconditionFailure("the endings of a run never finish without one")
+    }
+    return try result.get()
   }
 }
 

@@ -69,11 +69,12 @@ final class HistoryRecorder: EventSink {
 
   func record(_ event: AnnouncerEvent) { record(event, at: Date(), pid: getpid()) }
 
-  /// Writes the record of a braille flash at once, in braille's own words (``FlashReport``):
+  /// Writes the record a channel's report makes, such as a braille flash's, at once:
   /// nothing waits for the end of the run, or for the speech.
-  func flashFinished(_ report: FlashReport) { flashFinished(report, at: Date(), pid: getpid()) }
+  func reported(_ report: any ChannelReport) { report.record(in: self, at: Date(), pid: getpid()) }
 
-  /// ``flashFinished(_:)`` stamped with `date` and `pid`.
+  /// Writes the record of a braille flash, in braille's own words (``FlashReport``),
+  /// stamped with `date` and `pid`.
   func flashFinished(_ report: FlashReport, at date: Date, pid: Int32) {
     // With `--braille-only` the flash is the announcement's only outcome; with speech,
     // the speech's record has taken the announcement already.

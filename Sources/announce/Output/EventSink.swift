@@ -12,18 +12,14 @@ protocol EventSink: Sendable {
   func rejected(line: Int, input: String, reason: String, time: Duration)
   /// `announcement` was queued as `id`; its events follow.
   func queued(_ announcement: Announcement, as id: AnnouncementID)
-  /// A key pressed on the braille display said that announcement `id` was read; `time`
-  /// is since the braille display was opened.
-  func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration)
-  /// The braille flash of an announcement ended, after any
-  /// ``acknowledged(_:text:key:time:)``: braille's outcome, reported the moment it is known.
-  func flashFinished(_ report: FlashReport)
+  /// A channel other than speech reports something, such as a braille flash's outcome,
+  /// the moment it is known; the report says how each sink words it.
+  func reported(_ report: any ChannelReport)
 }
 
 extension EventSink {
   func queued(_ announcement: Announcement, as id: AnnouncementID) {}
-  func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration) {}
-  func flashFinished(_ report: FlashReport) {}
+  func reported(_ report: any ChannelReport) {}
 }
 
 /// `--json`: every event and rejected line as a JSON object on standard output.
@@ -39,12 +35,8 @@ struct JSONEventStream: EventSink {
       EventJSON.rejected(lineNumber: line, input: input, reason: reason, time: time))
   }
 
-  func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration) {
-    terminal.standardOutput(EventJSON.acknowledged(id: id, text: text, key: key, time: time))
-  }
-
-  func flashFinished(_ report: FlashReport) {
-    terminal.standardOutput(EventJSON.line(for: report))
+  func reported(_ report: any ChannelReport) {
+    terminal.standardOutput(report.jsonLine)
   }
 }
 
@@ -59,13 +51,7 @@ struct VerboseLines: EventSink {
 
   func rejected(line: Int, input: String, reason: String, time: Duration) {}
 
-  func acknowledged(_ id: AnnouncementID, text: String, key: String, time: Duration) {
-    terminal.error(
-      "\(EventJSON.seconds(time, decimals: 2)) s: \"\(EventDescription.shortened(text))\": read on the braille display (\(key) pressed)"
-    )
-  }
-
-  func flashFinished(_ report: FlashReport) {
-    terminal.error(EventDescription.line(for: report))
+  func reported(_ report: any ChannelReport) {
+    terminal.error(report.verboseLine)
   }
 }

@@ -44,6 +44,27 @@ import Testing
     #expect(await display.calls(atLeast: 13).suffix(4) == giveBack + ["close"])
   }
 
+  /// A run that follows `tail -f` shows flashes for days: what the flasher keeps of
+  /// those ended stays bounded. It kept every outcome, so its memory grew with each line.
+  @Test func theEndedFlashesKeptAreBoundedAndADrainWaitsForEveryFlashAskedFor() async {
+    let display = ScriptedBrailleDisplay()
+    let flasher = BrailleFlasher(display: display, clock: ManualClock(), timing: timing)
+    let flashes = (1...200).map { flasher.show("line \($0)", withSpeech: true) }
+    _ = await display.calls(atLeast: 3)
+    // The speech of all but the first was dropped: those end at once, unshown.
+    for flash in flashes.dropFirst() { flasher.speechFinished(flash, outcome: .gaveUp(.dropped)) }
+    let draining = Task { await flasher.drain() }
+    #expect(await flasher.keptCount() <= 2 + BrailleFlasher.keptOutcomes)
+    flasher.speechFinished(flashes[0], outcome: .spoken(attempts: 1, duration: .seconds(1)))
+    display.press(.other(name: "route 1"))
+    await draining.value
+    #expect(await flasher.keptCount() <= BrailleFlasher.keptOutcomes)
+    // The last ones are still told; one that ended long ago is not kept.
+    #expect(await flasher.outcome(of: flashes[199]) == .notShown(.skipped))
+    #expect(await flasher.outcome(of: flashes[1]) == nil)
+    await flasher.close()
+  }
+
   @Test func aRoutingKeyAcknowledgesAndTheNextFlashFollowsAtOnce() async {
     let clock = ManualClock()
     let display = ScriptedBrailleDisplay()

@@ -1,0 +1,21 @@
+import AnnouncerCore
+import FoundationEssentials
+
+/// A key pressed on the braille display said that an announcement's flash was read; its
+/// ``FlashReport`` follows.
+struct BrailleAcknowledgement: ChannelReport, Equatable {
+  /// The announcement the flash showed.
+  var id: AnnouncementID
+  /// The text as shown.
+  var text: String
+  /// The key, as brltty names it.
+  var key: String
+  /// When it was pressed, since the braille display was opened.
+  var time: Duration
+
+  var jsonLine: String { EventJSON.acknowledged(id: id, text: text, key: key, time: time) }
+
+  var verboseLine: String {
+    "\(EventJSON.seconds(time, decimals: 2)) s: \"\(EventDescription.shortened(text))\": read on the braille display (\(key) pressed)"
+  }
+}
