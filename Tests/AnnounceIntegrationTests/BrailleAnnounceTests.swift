@@ -373,6 +373,24 @@ extension SpeakingTests {
       #expect(none.status == 69, "\(none.standardOutput)")
     }
 
+    /// Issue #38: the braille line follows the locale, and `--json` keeps it in English.
+    @Test func doctorSaysTheDisplayInTheLocalesLanguageAndKeepsItsJSONEnglish() throws {
+      let brltty = try brlttyWithScreenReader()
+      let german = try TestLanguages.environment(
+        environment(brltty, ["ANNOUNCE_BRAILLE": "only"]), locale: "de_DE.UTF-8")
+      let printed = try Command.run(Command.announce, ["doctor"], environment: german, timeout: 60)
+      let line = printed.standardOutput.split(separator: "\n").first { $0.hasPrefix("Eine Braillezeile") }
+      #expect(
+        line?.hasPrefix("Eine Braillezeile mit 40 Modulen antwortet unter ") == true
+          && line?.hasSuffix(", also werden Ansagen darauf gezeigt.") == true,
+        "\(printed.standardOutput)")
+      let json = try Command.run(Command.announce, ["doctor", "--json"], environment: german, timeout: 60)
+      let braille = json.standardOutput.split(separator: "\n").first { $0.contains("\"check\":\"braille\"") }
+      #expect(
+        braille?.contains("\"text\":\"A braille display of 40 cells answers at ") == true,
+        "\(json.standardOutput)")
+    }
+
     @Test func aScreenReaderThatWritesMeanwhileGetsItsNewestTextBack() throws {
       let brltty = try brlttyWithScreenReader()
       let running = try start(["--braille-only", "--braille-flash", "2", "Upload complete"], brltty)

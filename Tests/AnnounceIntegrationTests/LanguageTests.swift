@@ -63,6 +63,28 @@ extension SpeakingTests {
       #expect(languagesSet(recorder) == ["de"], "\(recorder.commands)")
     }
 
+    /// doctor's test sentence names the user's settings in the locale's language, and its
+    /// `--json` keeps them in English.
+    @Test func doctorNamesTheUsersSettingsInTheLocalesLanguage() throws {
+      let state = freshState()
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      var environment = try TestLanguages.environment(
+        stack.clientEnvironment(["XDG_STATE_HOME": state]), locale: "de_DE.UTF-8"
+      ).filter { !$0.key.hasPrefix("ANNOUNCE_") }
+      environment["ANNOUNCE_RATE"] = "20"
+      let printed = try Command.run(Command.announce, ["doctor"], environment: environment, timeout: 60)
+      #expect(
+        printed.standardOutput.contains(
+          "Der Testsatz wurde bis zum Ende abgespielt, mit der Geschwindigkeit 20, in "),
+        "\(printed.standardOutput)")
+      let json = try Command.run(
+        Command.announce, ["doctor", "--json"], environment: environment, timeout: 60)
+      #expect(
+        json.standardOutput.contains(
+          "\"text\":\"The test sentence was played to the end with the rate 20, in "),
+        "\(json.standardOutput)")
+    }
+
     @Test func languageFrenchMakesTheFloodSummaryFrench() throws {
       let recorder = try ProtocolRecorder(daemonSocket: String(stack.address.dropFirst("unix_socket:".count)))
       defer { recorder.close() }
@@ -247,6 +269,14 @@ extension SpeakingTests {
         "Braille ist unter BrlAPI host :77 nicht verfügbar, weil brltty dort nicht erreichbar ist ("),
       "\(braille.standardError)")
 
+    let doctor = try run(
+      ["doctor", "--address", "unix_socket:/nonexistent"], locale: "de_DE.UTF-8",
+      ["BRLAPI_HOST": ":77", "ANNOUNCE_BRAILLE": "on"])
+    #expect(
+      doctor.standardOutput.contains(
+        "Braille ist unter BrlAPI host :77 nicht verfügbar, weil brltty dort nicht erreichbar ist ("),
+      "\(doctor.standardOutput)")
+
     let ssml = try run(["--ssml", "<voice>x</voice>"], locale: "de_DE.UTF-8", [:])
     #expect(ssml.status == 65)
     #expect(
@@ -301,6 +331,59 @@ extension SpeakingTests {
         "Das Ergebnisprotokoll \(state)/announce/log.jsonl kann nicht gelesen werden ("),
       "\(unreadable.standardError)")
     #expect(unreadable.standardError.contains("), also kann der Verlauf nicht gezeigt werden; "))
+  }
+
+  /// Each check of doctor prints its line in German under a German locale: the settings,
+  /// the shell hook, tmux, the SSH forward, the recent errors and the log; `--json` keeps
+  /// every line in English for programs.
+  @Test func everyDoctorCheckPrintsInTheLocalesLanguageAndItsJSONStaysEnglish() throws {
+    let state = NSTemporaryDirectory() + "announce-printed-\(getpid())-\(UUID().uuidString.prefix(8))"
+    defer { try? FileManager.default.removeItem(atPath: state) }
+    let socket = NSTemporaryDirectory() + "announce-printed-\(getpid())-none.sock"
+    let arguments = ["doctor", "--address", "unix_socket:" + socket]
+    let variables = [
+      "ANNOUNCE_RATE": "500", "ANNOUNCE_MIN_SECONDS": "soon", "SHELL": "/bin/bash", "XDG_STATE_HOME": state,
+      "TMUX": "\(state)/no-tmux-server,1,0", "SSH_CONNECTION": "192.0.2.1 50000 192.0.2.2 22",
+    ]
+    let german = try run(arguments, locale: "de_DE.UTF-8", variables)
+    let lines = german.standardOutput.split(separator: "\n").map(String.init)
+    for expected in [
+      "ANNOUNCE_RATE=500 ist ungültig, erwartet wird eine ganze Zahl zwischen -100 und 100; setzen Sie einen gültigen Wert, etwa 50, oder entfernen Sie die Variable; bis dahin schlägt jeder Shell-Hook und jede tmux-Meldung mit Status 64 fehl und sagt nichts.",
+      "ANNOUNCE_MIN_SECONDS=soon ist ungültig, erwartet wird eine Dauer, etwa 10, 90s oder 1m, also verhält sich der Shell-Hook, als wäre die Variable nicht gesetzt; setzen Sie einen gültigen Wert, oder entfernen Sie die Variable.",
+      "In dieser Shell ist kein Shell-Hook von announce aktiv; um zu hören, wann ein langer Befehl endet, fügen Sie eval \"$(announce init bash)\" zu ~/.bashrc hinzu.",
+      "Dies ist eine SSH-Sitzung, aber --address bestimmt, wohin die Sprache geht, also wird keine Weiterleitung gesucht.",
+      "Am letzten Tag ist kein Shell-Hook, kein tmux-Hook und keine Ansage im Hintergrund fehlgeschlagen.",
+      "Ergebnisse und Verlauf werden in \(state)/announce/log.jsonl geführt, das beschreibbar ist.",
+    ] {
+      #expect(lines.contains(expected), "\(german.standardOutput)")
+    }
+    // tmux's line depends on whether tmux is installed to say there is no server.
+    #expect(
+      lines.contains {
+        $0.hasPrefix("tmux hat keinen der Hooks von announce") || $0.hasPrefix("tmux hat nicht")
+      },
+      "\(german.standardOutput)")
+
+    let json = try run(arguments + ["--json"], locale: "de_DE.UTF-8", variables)
+    let texts = json.standardOutput.split(separator: "\n").compactMap {
+      (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["text"] as? String
+    }
+    #expect(texts.count == lines.count, "\(json.standardOutput)")
+    for text in texts {
+      #expect(
+        !["Sie ", " ist ", " nicht", " und ", " wird "].contains { text.contains($0) },
+        "German in --json: \(text)")
+    }
+    for expected in [
+      "ANNOUNCE_RATE=500 is not a whole number from -100 to 100; set it to one, such as 50, or unset it; until then every shell hook and tmux alert fails with status 64 and says nothing.",
+      "ANNOUNCE_MIN_SECONDS=soon is not a duration, such as 10, 90s or 1m, so the shell hook acts as if it were unset; set it to one, or unset it.",
+      "No announce shell hook is active in this shell; to hear when a long command ends, add eval \"$(announce init bash)\" to ~/.bashrc.",
+      "This is an SSH session, but --address chooses where speech goes, so no forward is looked for.",
+      "No shell hook, tmux hook or background announcement failed in the last day.",
+      "Outcomes and the history are kept in \(state)/announce/log.jsonl, which can be written.",
+    ] {
+      #expect(texts.contains(expected), "\(json.standardOutput)")
+    }
   }
 
   /// The sentence of a daemon that cannot be reached, made by the command from the core's

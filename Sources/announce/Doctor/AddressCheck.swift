@@ -26,7 +26,7 @@ struct AddressCheck {
       return Found(
         line: DoctorLine(
           check: "address", finding: .speechUnavailable,
-          sentence: error.sentence(forwardingWith: RunFailure.howToForward)))
+          sentence: error.sentence(forwardingWith: RunFailure.howToForward), printed: error.printedSentence))
     }
     // Each reason is marked, and looked up only for the printed line: the JSON fact
     // and the report keep it in English.

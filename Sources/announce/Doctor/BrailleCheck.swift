@@ -42,13 +42,14 @@ struct BrailleCheck {
     case .success(let (address, cells)):
       return DoctorLine(
         check: "braille", finding: .fine,
-        sentence:
-          "A braille display of \(cells) cells answers at \(address), so announcements are shown on it.",
+        said: localized(
+          "A braille display of {cells} cells answers at {address}, so announcements are shown on it.",
+          ["cells": String(cells), "address": address]),
         facts: [("mode", asked), ("address", .text(address)), ("cells", .number(Double(cells)))])
     case .failure(let unavailable):
       return DoctorLine(
         check: "braille", finding: mode == .only ? .speechUnavailable : .somethingElseBroken,
-        sentence: unavailable.message,
+        said: unavailable.printedMessage,
         facts: [("mode", asked), ("problem", .text(unavailable.failure.rawValue))])
     }
   }
@@ -58,8 +59,9 @@ struct BrailleCheck {
   func notAnswering(within bound: Duration) -> DoctorLine {
     DoctorLine(
       check: "braille", finding: mode == .only ? .speechUnavailable : .somethingElseBroken,
-      sentence:
-        "brltty did not answer within \(DoctorLine.spokenSeconds(bound)), so it is probably stopped or frozen; restart it, or set ANNOUNCE_BRAILLE=off.",
+      said: localized(
+        "brltty did not answer within {seconds}, so it is probably stopped or frozen; restart it, or set ANNOUNCE_BRAILLE=off.",
+        ["seconds": DoctorLine.printedSeconds(bound)]),
       facts: [("mode", .text(mode.rawValue)), ("problem", .text("not-answering"))])
   }
 

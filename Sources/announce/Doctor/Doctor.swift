@@ -153,8 +153,11 @@ struct Doctor: AsyncParsableCommand {
   static func notAnswering(at address: SpeechdAddress) -> DoctorLine {
     DoctorLine(
       check: "daemon", finding: .speechUnavailable,
-      sentence:
-        "speech-dispatcher at \(address) did not answer within \(DaemonCheck.answerBound.components.seconds) seconds, so it is probably stopped or frozen; restart it, or correct --address or SPEECHD_ADDRESS."
-    )
+      said: localized(
+        "speech-dispatcher at {address} did not answer within {seconds} seconds, so it is probably stopped or frozen; restart it, or correct --address or SPEECHD_ADDRESS.",
+        [
+          "address": AddressCheck.printed(address),
+          "seconds": String(DaemonCheck.answerBound.components.seconds),
+        ]))
   }
 }

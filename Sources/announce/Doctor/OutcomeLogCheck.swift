@@ -15,14 +15,15 @@ struct OutcomeLogCheck {
       // What a run would refuse, such as a relative HOME, which would put the log
       // wherever announce runs: said as the run says it, and nothing is made there.
       return DoctorLine(
-        check: "log", finding: .somethingElseBroken, sentence: Announce.message(for: error),
+        check: "log", finding: .somethingElseBroken, said: Announce.message(for: error),
         facts: facts + [("writable", .flag(false))])
     }
     if !isOn {
       return DoctorLine(
         check: "log", finding: .notInUse,
-        sentence:
-          "Outcomes are not recorded, because \(HistorySwitch.variable) is off, so announce history and replay have nothing; unset it to record them in \(log.path).",
+        said: localized(
+          "Outcomes are not recorded, because {variable} is off, so announce history and replay have nothing; unset it to record them in {path}.",
+          ["variable": HistorySwitch.variable, "path": log.path]),
         facts: facts + [("writable", .flag(false))])
     }
     if let problem = log.problem() {
@@ -32,7 +33,8 @@ struct OutcomeLogCheck {
     }
     return DoctorLine(
       check: "log", finding: .fine,
-      sentence: "Outcomes and the history are kept in \(log.path), which can be written.",
+      said: localized(
+        "Outcomes and the history are kept in {path}, which can be written.", ["path": log.path]),
       facts: facts + [("writable", .flag(true))])
   }
 }

@@ -29,11 +29,12 @@ struct RecentErrorsCheck {
       }
     }
 
+    /// Who failed, in the language of the locale, as the subject of a sentence.
     var name: String {
       switch self {
-      case .shellHook: "the shell hook"
-      case .tmuxHook: "a tmux hook"
-      case .background: "a background announcement"
+      case .shellHook: localized("the shell hook")
+      case .tmuxHook: localized("a tmux hook")
+      case .background: localized("a background announcement")
       }
     }
 
@@ -72,18 +73,28 @@ struct RecentErrorsCheck {
       return [
         DoctorLine(
           check: "recent-errors", finding: .fine,
-          sentence: "No shell hook, tmux hook or background announcement failed in the last day.")
+          said: localized("No shell hook, tmux hook or background announcement failed in the last day."))
       ]
     }
     return Source.allCases.compactMap { source in
       guard let error = last[source], let count = counts[source] else { return nil }
-      let times = count == 1 ? "once" : "\(count) times"
-      let when = Self.clockTime(of: error.at)
-      let what = forReport ? "" : ": \(error.text)"
+      let times =
+        count == 1
+        ? localized("once")
+        : localized("{count} time", plural: "{count} times", count: count)
+          .replacingBytes(of: "{count}", with: String(count))
+      EnglishOriginals.remember(times, english: count == 1 ? "once" : "\(count) times")
+      let values: KeyValuePairs = [
+        "source": source.name, "times": times, "time": Self.clockTime(of: error.at),
+        "status": String(error.status), "error": error.text,
+      ]
+      // The report leaves out the error's text, which may quote a command line.
       return DoctorLine(
         check: "recent-errors", finding: .notInUse,
-        sentence:
-          "In the last day \(source.name) failed \(times), last at \(when) with status \(error.status)\(what)",
+        said: forReport
+          ? localized("In the last day {source} failed {times}, last at {time} with status {status}", values)
+          : localized(
+            "In the last day {source} failed {times}, last at {time} with status {status}: {error}", values),
         facts: [
           ("source", .text(source.rawValue)), ("count", .number(Double(count))), ("at", .text(error.at)),
           ("status", .number(Double(error.status))),

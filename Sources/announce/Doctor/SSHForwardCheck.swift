@@ -21,10 +21,13 @@ struct SSHForwardCheck: Sendable {
   func notAnswering(within bound: Duration) -> DoctorLine {
     DoctorLine(
       check: "ssh-forward", finding: .speechUnavailable,
-      sentence:
-        "The speech forwarded over SSH did not take a connection within \(DoctorLine.spokenSeconds(bound)), so the SSH session that forwards it is stuck; log in again with \(RunFailure.howToForward)."
-    )
+      said: localized(
+        "The speech forwarded over SSH did not take a connection within {seconds}, so the SSH session that forwards it is stuck; log in again with {forward}.",
+        ["seconds": DoctorLine.printedSeconds(bound), "forward": Self.forward]))
   }
+
+  /// How a person forwards speech over SSH, for the end of a sentence.
+  private static var forward: String { localized("the lines of announce init ssh") }
 
   func run() -> DoctorLine {
     let route: SpeechdRoute
@@ -33,28 +36,30 @@ struct SSHForwardCheck: Sendable {
     } catch {
       return DoctorLine(
         check: "ssh-forward", finding: .skipped,
-        sentence: "The SSH forward was not checked, because the address is not one.")
+        said: localized("The SSH forward was not checked, because the address is not one."))
     }
     guard case .forwardedFirst(let path, _) = route else {
       return DoctorLine(
         check: "ssh-forward", finding: .notInUse,
-        sentence:
-          "This is an SSH session, but \(explicit != nil ? "--address" : "SPEECHD_ADDRESS") chooses where speech goes, so no forward is looked for."
-      )
+        said: localized(
+          "This is an SSH session, but {setting} chooses where speech goes, so no forward is looked for.",
+          ["setting": explicit != nil ? "--address" : "SPEECHD_ADDRESS"]))
     }
     let facts: [(String, DoctorFact)] = [("socket", .text(path))]
     switch ForwardedSpeechdSocket.presence(at: path) {
     case .absent:
       return DoctorLine(
         check: "ssh-forward", finding: .notInUse,
-        sentence:
-          "No speech is forwarded over SSH to \(path), so announcements play on this server; to hear them on your own machine, log in with \(RunFailure.howToForward).",
+        said: localized(
+          "No speech is forwarded over SSH to {path}, so announcements play on this server; to hear them on your own machine, log in with {forward}.",
+          ["path": path, "forward": Self.forward]),
         facts: facts)
     case .foreign:
       return DoctorLine(
         check: "ssh-forward", finding: .somethingElseBroken,
-        sentence:
-          "\(path) is not a socket of yours, so announce does not use it and speech plays on this server; remove it, then log in again with \(RunFailure.howToForward).",
+        said: localized(
+          "{path} is not a socket of yours, so announce does not use it and speech plays on this server; remove it, then log in again with {forward}.",
+          ["path": path, "forward": Self.forward]),
         facts: facts)
     case .ours:
       return listenerLine(path: path, facts: facts)
@@ -67,19 +72,22 @@ struct SSHForwardCheck: Sendable {
     case .refused:
       return DoctorLine(
         check: "ssh-forward", finding: .speechUnavailable,
-        sentence:
-          "The speech forwarded over SSH to \(path) is stale: the SSH session that made it has ended; log in again with \(RunFailure.howToForward), and announce removes the old socket when it next speaks.",
+        said: localized(
+          "The speech forwarded over SSH to {path} is stale: the SSH session that made it has ended; log in again with {forward}, and announce removes the old socket when it next speaks.",
+          ["path": path, "forward": Self.forward]),
         facts: facts)
     case .notAccepting:
       return DoctorLine(
         check: "ssh-forward", finding: .speechUnavailable,
-        sentence:
-          "The speech forwarded over SSH to \(path) is stuck: its socket does not accept connections, so the SSH session behind it is stopped or hung; end that session and log in again with \(RunFailure.howToForward).",
+        said: localized(
+          "The speech forwarded over SSH to {path} is stuck: its socket does not accept connections, so the SSH session behind it is stopped or hung; end that session and log in again with {forward}.",
+          ["path": path, "forward": Self.forward]),
         facts: facts)
     case .accepts:
       return DoctorLine(
         check: "ssh-forward", finding: .fine,
-        sentence: "Speech is forwarded over SSH from your own machine to \(path).", facts: facts)
+        said: localized("Speech is forwarded over SSH from your own machine to {path}.", ["path": path]),
+        facts: facts)
     }
   }
 }

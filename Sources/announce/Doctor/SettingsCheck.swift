@@ -10,10 +10,10 @@ struct SettingsCheck {
   /// One line per variable that is not valid, or one line saying all are.
   func run() -> [DoctorLine] {
     var problems: [DoctorLine] = []
-    func bad(_ variable: String, _ sentence: String) {
+    func bad(_ variable: String, _ said: String) {
       problems.append(
         DoctorLine(
-          check: "settings", finding: .somethingElseBroken, sentence: sentence,
+          check: "settings", finding: .somethingElseBroken, said: said,
           facts: [("variable", .text(variable))]))
     }
     // The settings of an announcement, each checked on its own so that every bad one is
@@ -32,17 +32,20 @@ struct SettingsCheck {
     for (variable, valid) in HookSettings.unusable(environment: environment) {
       bad(
         variable,
-        "\(variable)=\(environment[variable] ?? "") is not \(valid), so the shell hook acts as if it were unset; set it to one, or unset it."
-      )
+        localized(
+          "{variable}={value} is not {valid}, so the shell hook acts as if it were unset; set it to one, or unset it.",
+          ["variable": variable, "value": environment[variable] ?? "", "valid": localized(valid)]))
     }
     guard problems.isEmpty else { return problems }
     let set = environment.keys.filter { $0.hasPrefix("ANNOUNCE_") && $0 != ShellHookCheck.variable }.sorted()
     return [
       DoctorLine(
         check: "settings", finding: .fine,
-        sentence: set.isEmpty
-          ? "No ANNOUNCE_ variable is set, so announce uses its defaults."
-          : "The ANNOUNCE_ variables set are all valid: \(ShellHookCheck.spokenList(set)).",
+        said: set.isEmpty
+          ? localized("No ANNOUNCE_ variable is set, so announce uses its defaults.")
+          : localized(
+            "The ANNOUNCE_ variables set are all valid: {variables}.",
+            ["variables": ShellHookCheck.printedList(set)]),
         facts: [("variables", .texts(set))])
     ]
   }
@@ -56,8 +59,16 @@ struct SettingsCheck {
 
   /// The parser's sentence, and what it does to the runs nobody watches.
   static func runFails(_ message: String) -> String {
-    let sentence = message.hasSuffix(".") ? String(message.dropLast()) : message
-    return sentence + "; until then every shell hook and tmux alert fails with status 64 and says nothing."
+    func withoutPeriod(_ text: String) -> String { text.hasSuffix(".") ? String(text.dropLast()) : text }
+    let problem = withoutPeriod(message)
+    let template = Wording.marked(
+      "{problem}; until then every shell hook and tmux alert fails with status 64 and says nothing.")
+    let english = EnglishOriginals.english(of: message)
+    // A parser's sentence that no catalog translates yet keeps the whole line English,
+    // rather than half one language and half another.
+    guard english != message else { return template.replacingBytes(of: "{problem}", with: problem) }
+    EnglishOriginals.remember(problem, english: withoutPeriod(english))
+    return localized(template, ["problem": problem])
   }
 
   /// The announcement the environment makes, leaving out the variables that are not

@@ -47,8 +47,9 @@ struct ShellHookCheck {
     guard let value = environment[Self.variable], let state = State(value) else {
       return DoctorLine(
         check: "shell-hook", finding: .notInUse,
-        sentence:
-          "No announce shell hook is active in this shell; to hear when a long command ends, \(setUp).",
+        said: localized(
+          "No announce shell hook is active in this shell; to hear when a long command ends, {setUp}.",
+          ["setUp": setUp]),
         facts: [("active", .flag(false))])
     }
     let hookFacts: [(String, DoctorFact)] = [
@@ -57,44 +58,62 @@ struct ShellHookCheck {
     ]
     guard state.pid == parent else {
       let isOuter = isAncestor(state.pid)
-      let outer = isOuter ? "an outer \(state.shell), process \(state.pid)" : "another shell"
+      let outer =
+        isOuter
+        ? localized("an outer {shell}, process {pid}", ["shell": state.shell, "pid": String(state.pid)])
+        : localized("another shell")
       return DoctorLine(
         check: "shell-hook", finding: .notInUse,
-        sentence:
-          "The announce shell hook is active in \(outer), but not in the shell that ran doctor; to hear when a long command ends here, \(setUp).",
+        said: localized(
+          "The announce shell hook is active in {outer}, but not in the shell that ran doctor; to hear when a long command ends here, {setUp}.",
+          ["outer": outer, "setUp": setUp]),
         facts: [("active", .flag(false)), ("outer", .flag(isOuter))] + hookFacts)
     }
-    let threshold = DoctorLine.spoken(state.settings.minimumSeconds)
     let ignored = state.settings.ignored
     let ignoring: String
     if ignored == HookSettings.defaultIgnored {
-      ignoring =
-        "ignores the \(ignored.count) programs of its default list, such as vim, less and ssh"
+      ignoring = localized(
+        "ignores the {count} programs of its default list, such as vim, less and ssh",
+        ["count": String(ignored.count)])
     } else if ignored.isEmpty {
-      ignoring = "ignores no program"
+      ignoring = localized("ignores no program")
     } else {
-      ignoring = "ignores " + Self.spokenList(ignored)
+      ignoring = localized("ignores {programs}", ["programs": Self.printedList(ignored)])
     }
     return DoctorLine(
       check: "shell-hook", finding: .fine,
-      sentence:
-        "The \(state.shell) hook is active in this shell: it announces commands that run \(threshold) seconds or longer, and \(ignoring).",
+      said: localized(
+        "The {shell} hook is active in this shell: it announces commands that run {seconds} seconds or longer, and {ignoring}.",
+        [
+          "shell": state.shell, "seconds": DoctorLine.spoken(state.settings.minimumSeconds),
+          "ignoring": ignoring,
+        ]),
       facts: [("active", .flag(true))] + hookFacts)
   }
 
-  /// How a person sets the hook up in `shell`, for the end of a sentence.
+  /// How a person sets the hook up in `shell`, for the end of a sentence, in the
+  /// language of the locale.
   static func setUp(for shell: String) -> String {
-    switch shell {
-    case "zsh": "add eval \"$(announce init zsh)\" to ~/.zshrc"
-    case "fish": "add announce init fish | source to ~/.config/fish/config.fish"
-    default: "add eval \"$(announce init bash)\" to ~/.bashrc"
-    }
+    let (line, file) =
+      switch shell {
+      case "zsh": ("eval \"$(announce init zsh)\"", "~/.zshrc")
+      case "fish": ("announce init fish | source", "~/.config/fish/config.fish")
+      default: ("eval \"$(announce init bash)\"", "~/.bashrc")
+      }
+    return localized("add {line} to {file}", ["line": line, "file": file])
   }
 
   /// `a`, `a and b`, `a, b and c`.
   static func spokenList(_ items: [String]) -> String {
     guard let last = items.last else { return "" }
     return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
+  }
+
+  /// ``spokenList(_:)`` in the language of the locale.
+  static func printedList(_ items: [String]) -> String {
+    guard let last = items.last, items.count > 1 else { return items.last ?? "" }
+    return localized(
+      "{items} and {last}", ["items": items.dropLast().joined(separator: ", "), "last": last])
   }
 
   /// Whether `ancestor` is the parent of this process or one of its ancestors, from

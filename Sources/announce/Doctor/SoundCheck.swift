@@ -111,20 +111,20 @@ struct SoundCheck {
           ]),
         facts: facts)
     }
-    let volume = sink.volumePercent.map { " at \($0)% volume" } ?? ""
-    let muted = sink.isMuted == false ? ", not muted" : ""
-    return DoctorLine(
-      check: "sound", finding: .fine,
-      sentence: "\(sink.server.rawValue) plays the sound, to its default sink \(sink.name)\(volume)\(muted).",
-      facts: facts,
-      printed: sink.volumePercent.map { percent in
-        sink.isMuted == false
-          ? localized(
-            "{server} plays the sound, to its default sink {sink} at {volume}% volume, not muted.",
-            ["server": sink.server.rawValue, "sink": sink.name, "volume": String(percent)])
-          : localized(
-            "{server} plays the sound, to its default sink {sink} at {volume}% volume.",
-            ["server": sink.server.rawValue, "sink": sink.name, "volume": String(percent)])
-      })
+    let values: KeyValuePairs = [
+      "server": sink.server.rawValue, "sink": sink.name, "volume": sink.volumePercent.map(String.init) ?? "",
+    ]
+    let said =
+      switch (sink.volumePercent != nil, sink.isMuted == false) {
+      case (true, true):
+        localized(
+          "{server} plays the sound, to its default sink {sink} at {volume}% volume, not muted.", values)
+      case (true, false):
+        localized("{server} plays the sound, to its default sink {sink} at {volume}% volume.", values)
+      case (false, true):
+        localized("{server} plays the sound, to its default sink {sink}, not muted.", values)
+      case (false, false): localized("{server} plays the sound, to its default sink {sink}.", values)
+      }
+    return DoctorLine(check: "sound", finding: .fine, said: said, facts: facts)
   }
 }

@@ -27,11 +27,17 @@ enum SoundServer: String, Sendable, Equatable {
   var fix: String {
     switch self {
     case .pipeWire:
-      "check PipeWire, which plays the sound (systemctl --user restart pipewire pipewire-pulse), then restart speech-dispatcher"
+      Wording.marked(
+        "check PipeWire, which plays the sound (systemctl --user restart pipewire pipewire-pulse), then restart speech-dispatcher"
+      )
     case .pulseAudio:
-      "check PulseAudio, which plays the sound (pactl info must answer; pulseaudio -k restarts it), then restart speech-dispatcher"
+      Wording.marked(
+        "check PulseAudio, which plays the sound (pactl info must answer; pulseaudio -k restarts it), then restart speech-dispatcher"
+      )
     case .none:
-      "no sound server runs for you, neither PipeWire nor PulseAudio; start one, then restart speech-dispatcher"
+      Wording.marked(
+        "no sound server runs for you, neither PipeWire nor PulseAudio; start one, then restart speech-dispatcher"
+      )
     }
   }
 

@@ -119,16 +119,17 @@ struct SpokenTestCheck {
       facts.insert(("outcome", .text("spoken")), at: 0)
       // speech-dispatcher reports the end of a message played into a muted or null sink
       // all the same: whether a person can hear it is the sound check's to say.
+      let settings = Self.printedSettings(voice)
       return DoctorLine(
         check: "speech", finding: .fine,
-        sentence:
-          "The test sentence was played to the end\(Self.described(voice)), in \(DoctorLine.spoken(seconds)) seconds.",
-        facts: facts,
-        // With the user's settings named, the line keeps its English (their names are words of their own).
-        printed: Self.described(voice).isEmpty
+        said: settings.isEmpty
           ? localized(
             "The test sentence was played to the end, in {seconds} seconds.",
-            ["seconds": DoctorLine.spoken(seconds)]) : nil)
+            ["seconds": DoctorLine.spoken(seconds)])
+          : localized(
+            "The test sentence was played to the end with {settings}, in {seconds} seconds.",
+            ["settings": settings, "seconds": DoctorLine.spoken(seconds)]),
+        facts: facts)
     case .gaveUp(let reason):
       facts.insert(("outcome", .text(reason.rawValue)), at: 0)
       switch reason {
@@ -145,8 +146,9 @@ struct SpokenTestCheck {
         facts.append(("soundServer", .text(server == .none ? "none" : server.rawValue)))
         return DoctorLine(
           check: "speech", finding: .speechUnavailable,
-          sentence:
-            "speech-dispatcher began the test sentence but never finished it, so its audio output is broken; \(server.fix).",
+          said: localized(
+            "speech-dispatcher began the test sentence but never finished it, so its audio output is broken; {fix}.",
+            ["fix": localized(server.fix)]),
           facts: facts)
       case .notAnswering, .disconnected, .unreachable:
         return DoctorLine(
@@ -212,16 +214,22 @@ struct SpokenTestCheck {
     return facts
   }
 
-  /// The user's settings, for the middle of a sentence: ` with the output module
-  /// espeak-ng, the voice Alex and the rate 20`; empty with none.
-  static func described(_ voice: VoiceOptions) -> String {
+  /// The user's settings, for the middle of a sentence, in the language of the locale:
+  /// `the output module espeak-ng, the voice Alex and the rate 20`; empty with none.
+  static func printedSettings(_ voice: VoiceOptions) -> String {
     var parts: [String] = []
-    if let module = voice.outputModule { parts.append("the output module \(module)") }
-    if let name = voice.voiceName { parts.append("the voice \(name)") }
-    if let language = voice.language { parts.append("the language \(language)") }
-    if let rate = voice.rate { parts.append("the rate \(rate)") }
-    if let volume = voice.volume { parts.append("the volume \(volume)") }
-    return parts.isEmpty ? "" : " with " + ShellHookCheck.spokenList(parts)
+    if let module = voice.outputModule {
+      parts.append(localized("the output module {module}", ["module": module]))
+    }
+    if let name = voice.voiceName { parts.append(localized("the voice {voice}", ["voice": name])) }
+    if let language = voice.language {
+      parts.append(localized("the language {language}", ["language": language]))
+    }
+    if let rate = voice.rate { parts.append(localized("the rate {rate}", ["rate": String(rate)])) }
+    if let volume = voice.volume {
+      parts.append(localized("the volume {volume}", ["volume": String(volume)]))
+    }
+    return ShellHookCheck.printedList(parts)
   }
 
   /// The line when check 2 found the daemon not answering.
@@ -248,6 +256,16 @@ extension DoctorLine {
   static func spokenSeconds(_ duration: Duration) -> String {
     let value = seconds(duration)
     return spoken(value) + (value == 1 ? " second" : " seconds")
+  }
+
+  /// ``spokenSeconds(_:)`` in the language of the locale, for a line made with
+  /// ``localized(_:_:)``, whose English `--json` keeps.
+  static func printedSeconds(_ duration: Duration) -> String {
+    let value = seconds(duration)
+    let text = localized("{count} second", plural: "{count} seconds", count: value == 1 ? 1 : 2)
+      .replacingBytes(of: "{count}", with: spoken(value))
+    EnglishOriginals.remember(text, english: spokenSeconds(duration))
+    return text
   }
 
   /// A number of seconds as a person says it: `1.4`, `3`.

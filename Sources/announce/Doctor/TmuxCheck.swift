@@ -22,20 +22,22 @@ struct TmuxCheck {
     guard let hooks = tmux(["-S", socket, "show-hooks", "-g"]) else {
       return DoctorLine(
         check: "tmux", finding: .notInUse,
-        sentence: "tmux did not answer within 2 seconds, so its hooks could not be checked.")
+        said: localized("tmux did not answer within 2 seconds, so its hooks could not be checked."))
     }
     let kinds = Self.alertsSpoken(in: hooks)
     guard !kinds.isEmpty else {
       return DoctorLine(
         check: "tmux", finding: .notInUse,
-        sentence:
-          "tmux has none of announce's hooks, so the alerts of windows you are not looking at are not spoken; to hear them, run announce init tmux >> ~/.tmux.conf, then tmux source ~/.tmux.conf.",
+        said: localized(
+          "tmux has none of announce's hooks, so the alerts of windows you are not looking at are not spoken; to hear them, run announce init tmux >> ~/.tmux.conf, then tmux source ~/.tmux.conf."
+        ),
         facts: [("alerts", .texts([]))])
     }
     return DoctorLine(
       check: "tmux", finding: .fine,
-      sentence:
-        "tmux speaks the \(ShellHookCheck.spokenList(kinds)) alerts of windows you are not looking at.",
+      said: localized(
+        "tmux speaks the {alerts} alerts of windows you are not looking at.",
+        ["alerts": ShellHookCheck.printedList(kinds)]),
       facts: [("alerts", .texts(kinds))])
   }
 

@@ -79,12 +79,18 @@ struct HookSettings: Equatable {
     func check(_ name: String, _ valid: String, _ usable: (String) -> Bool) {
       if let text = environment[name], !text.isEmpty, !usable(text) { found.append((name, valid)) }
     }
-    check("ANNOUNCE_MIN_SECONDS", "a duration, such as 10, 90s or 1m") { DurationText.seconds(in: $0) != nil }
-    check("ANNOUNCE_ON_INTERRUPT", "1 to announce commands stopped with Control-C, or 0") {
+    check("ANNOUNCE_MIN_SECONDS", Wording.marked("a duration, such as 10, 90s or 1m")) {
+      DurationText.seconds(in: $0) != nil
+    }
+    check("ANNOUNCE_ON_INTERRUPT", Wording.marked("1 to announce commands stopped with Control-C, or 0")) {
       ["0", "1"].contains($0)
     }
-    check("ANNOUNCE_ICON_OK", "one word naming a sound icon, such as message") { icon($0) != nil }
-    check("ANNOUNCE_ICON_FAIL", "one word naming a sound icon, such as message") { icon($0) != nil }
+    check("ANNOUNCE_ICON_OK", Wording.marked("one word naming a sound icon, such as message")) {
+      icon($0) != nil
+    }
+    check("ANNOUNCE_ICON_FAIL", Wording.marked("one word naming a sound icon, such as message")) {
+      icon($0) != nil
+    }
     return found
   }
 
