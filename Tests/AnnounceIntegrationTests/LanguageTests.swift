@@ -124,6 +124,44 @@ extension SpeakingTests {
       #expect(languages == ["en"])
     }
 
+    /// With the daemon: an unknown output module and voice, the --verbose line and a
+    /// rejected JSON line are printed in German, and the JSON events keep the English.
+    @Test func voiceProblemsAndRejectedLinesPrintInTheLocalesLanguage() throws {
+      let recorder = try ProtocolRecorder(daemonSocket: String(stack.address.dropFirst("unix_socket:".count)))
+      defer { recorder.close() }
+      let state = freshState()
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      let german = try environment(locale: "de_DE.UTF-8", through: recorder, state: state)
+      let module = try Command.run(
+        Command.announce, ["--verbose", "--output-module", "nosuchmodule", "Hallo"], environment: german)
+      #expect(module.status == 64, "\(module.standardError)")
+      #expect(module.standardError.hasPrefix("Mit speech-dispatcher unter "), "\(module.standardError)")
+      #expect(
+        module.standardError.contains("speech-dispatcher hat kein Ausgabemodul \"nosuchmodule\"; es hat "),
+        "\(module.standardError)")
+      let input = """
+        {"text": "Eins", "voice": "NoSuchVoice"}
+        {"text": 3}
+
+        """
+      let lines = try Command.run(
+        Command.announce, ["--input", "json", "--json"], environment: german, input: input)
+      #expect(lines.status == 65, "\(lines.standardError)")
+      let printed = lines.standardError.split(separator: "\n").map(String.init)
+      #expect(printed.count == 2, "\(lines.standardError)")
+      #expect(
+        printed.first?.hasPrefix("Eingabezeile 1 übersprungen: Das Ausgabemodul ") == true
+          && printed.first?.contains(" hat keine Stimme \"NoSuchVoice\"; seine ") == true,
+        "\(lines.standardError)")
+      #expect(
+        printed.last == "Eingabezeile 2 übersprungen: \"text\" muss eine Zeichenkette sein, nicht 3.",
+        "\(lines.standardError)")
+      #expect(
+        lines.standardOutput.contains(" has no voice \\\"NoSuchVoice\\\"; see its "),
+        "\(lines.standardOutput)")
+      #expect(lines.standardOutput.contains("must be a string, not 3"), "\(lines.standardOutput)")
+    }
+
     @Test func theCLocaleSaysTodaysSentenceAndLeavesTheLanguageAlone() throws {
       let (spoken, languages) = try hookFinished(status: 0, locale: "C")
       #expect(spoken == ["make finished after 2 minutes 5 seconds"])
@@ -219,6 +257,80 @@ extension SpeakingTests {
       json.standardOutput.contains(
         "\"text\":\"Nothing listens at the unix socket \(socket); start speech-dispatcher there, or correct --address or SPEECHD_ADDRESS.\""
       ), "\(json.standardOutput)")
+  }
+
+  /// Braille, SSML, init ssh and the outcome log's read problem, each in German under a
+  /// German locale; the SSML error exactly as before under C.
+  @Test func brailleSSMLSSHAndLogErrorsPrintInTheLocalesLanguage() throws {
+    let braille = try run(["--braille-only", "Hallo"], locale: "de_DE.UTF-8", ["BRLAPI_HOST": ":77"])
+    #expect(braille.status == 69, "\(braille.standardError)")
+    #expect(
+      braille.standardError.hasPrefix(
+        "Braille ist unter BrlAPI host :77 nicht verfügbar, weil brltty dort nicht erreichbar ist ("),
+      "\(braille.standardError)")
+
+    let doctor = try run(
+      ["doctor", "--address", "unix_socket:/nonexistent"], locale: "de_DE.UTF-8",
+      ["BRLAPI_HOST": ":77", "ANNOUNCE_BRAILLE": "on"])
+    #expect(
+      doctor.standardOutput.contains(
+        "Braille ist unter BrlAPI host :77 nicht verfügbar, weil brltty dort nicht erreichbar ist ("),
+      "\(doctor.standardOutput)")
+
+    let ssml = try run(["--ssml", "<voice>x</voice>"], locale: "de_DE.UTF-8", [:])
+    #expect(ssml.status == 65)
+    #expect(
+      ssml.standardError
+        == "Ungültige Eingabe: Das SSML muss <speak> als Wurzelelement haben, nicht <voice>; korrigieren Sie das SSML oder lassen Sie --ssml weg.\n"
+    )
+    let plainSSML = try run(["--ssml", "<voice>x</voice>"], locale: "C", [:])
+    #expect(
+      plainSSML.standardError
+        == "Bad input: The SSML must have <speak> as its root element, not <voice>; fix the SSML or leave out --ssml.\n"
+    )
+
+    let ssh = try run(["init", "ssh", "two hosts"], locale: "de_DE.UTF-8", [:])
+    #expect(ssh.status == 64)
+    #expect(
+      ssh.standardError
+        == "announce: HOST muss ein einziger Hostname oder ein Muster sein, ohne Leerzeichen oder Anführungszeichen (siehe announce init ssh --help).\n"
+    )
+
+    let history = try run(["Hallo"], locale: "de_DE.UTF-8", ["ANNOUNCE_HISTORY": "maybe"])
+    #expect(history.status == 64)
+    #expect(
+      history.standardError.hasPrefix(
+        "announce: ANNOUNCE_HISTORY=maybe ist weder on noch off; setzen Sie es auf off, um keine Ergebnisse mehr aufzuzeichnen, oder entfernen Sie es"
+      ), "\(history.standardError)")
+
+    let state = NSTemporaryDirectory() + "announce-printed-\(getpid())-\(UUID().uuidString.prefix(8))"
+    defer { try? FileManager.default.removeItem(atPath: state) }
+    try FileManager.default.createDirectory(atPath: state + "/announce", withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: state + "/announce/log.jsonl", withDestinationPath: "/dev/null")
+    let hook = try run(["init", "bash"], locale: "fr_FR.UTF-8", [:])
+    #expect(
+      hook.standardOutput.contains(
+        "echo 'announce : le crochet du shell demande bash 5 ou plus récent ; ceci est bash '\"$BASH_VERSION\"'.' >&2"
+      ), "\(hook.standardOutput)")
+
+    // A missed announcement's reason, in a few words.
+    let missedState = state + "-missed"
+    defer { try? FileManager.default.removeItem(atPath: missedState) }
+    let unreachable = ["XDG_STATE_HOME": missedState, "SPEECHD_ADDRESS": "unix_socket:/nonexistent"]
+    _ = try run(["Hallo"], locale: "de_DE.UTF-8", unreachable)
+    let missed = try run(["history", "--missed"], locale: "de_DE.UTF-8", unreachable)
+    #expect(
+      missed.standardOutput.hasSuffix("(speech-dispatcher nicht erreichbar): Hallo\n"),
+      "\(missed.standardOutput)")
+
+    let unreadable = try run(["history"], locale: "de_DE.UTF-8", ["XDG_STATE_HOME": state])
+    #expect(unreadable.status != 0)
+    #expect(
+      unreadable.standardError.hasPrefix(
+        "Das Ergebnisprotokoll \(state)/announce/log.jsonl kann nicht gelesen werden ("),
+      "\(unreadable.standardError)")
+    #expect(unreadable.standardError.contains("), also kann der Verlauf nicht gezeigt werden; "))
   }
 
   /// Each check of doctor prints its line in German under a German locale: the settings,

@@ -5,8 +5,7 @@ import Testing
 
 /// doctor's braille check, with a scripted probe: no brltty needed.
 @Suite struct BrailleCheckTests {
-  static let missing = BrailleUnavailable(
-    .unavailable, message: "Braille is not available at BrlAPI host :9; start brltty.")
+  static let missing = BrailleUnavailable.noDisplay(address: "BrlAPI host :9")
 
   @Test func aDisplayThatAnswersIsFineWithItsCells() async {
     let line = await BrailleCheck(mode: .on) { .success((address: "BrlAPI host :9", cells: 40)) }.run()

@@ -22,8 +22,7 @@ struct ScriptedBrailleService: BrailleService {
   let service = ScriptedService()
   /// Short times, so that a flash shown for its whole time ends at once.
   let quick = BrailleTiming(wordsPerMinute: 1000, minimumFlash: .zero, shortestWindow: .milliseconds(1))
-  static let missing = BrailleUnavailable(
-    .unavailable, message: "Braille is not available at BrlAPI host :test; start brltty.")
+  static let missing = BrailleUnavailable.noDisplay(address: "BrlAPI host :test")
 
   func request(_ texts: [String], mode: BrailleMode, log: OutcomeLog? = nil) -> AnnounceRequest {
     AnnounceRequest(
@@ -59,7 +58,7 @@ struct ScriptedBrailleService: BrailleService {
         request(["Saved"], mode: .only, log: log), service: service,
         braille: ScriptedBrailleService(display: .failure(Self.missing)))
       let result = await run.result()
-      #expect(result == .failed(.serviceUnavailable(Self.missing.message)))
+      #expect(result == .failed(.serviceUnavailable(Self.missing.printedMessage)))
       #expect(ExitStatus.of(result) == 69)
       #expect(service.connectionCount == 0)
       // Missed, with braille's own reason, for replay.

@@ -77,6 +77,24 @@ import Testing
     #expect(catalog.messages.count == template.messages.count, "\(language) has messages the template lacks")
   }
 
+  /// `announce replay` puts its own consequence in place of the outcome log's, found in
+  /// the translated sentence by the translation of the English phrase: every sentence
+  /// with the phrase must have the phrase's translation word for word.
+  @Test(arguments: languages)
+  func theOutcomeLogsConsequencesAreTranslatedWordForWordInItsSentences(language: String) throws {
+    let catalog = try POFile(path: "\(Self.root)/po/\(language).po")
+    for phrase in ["so an outcome was not logged", "so outcomes are not logged"] {
+      let translated = try #require(catalog.messages.first { $0.id == phrase }?.strings.first)
+      let sentences = catalog.messages.filter { $0.id != phrase && $0.id.contains(phrase) }
+      #expect(!sentences.isEmpty)
+      for sentence in sentences {
+        #expect(
+          sentence.strings.allSatisfy { $0.contains(translated) },
+          "\(language): \"\(sentence.strings)\" lacks \"\(translated)\"")
+      }
+    }
+  }
+
   @Test func aSentenceIsMadeInTheLanguageAskedForWithItsPluralForms() {
     #expect(Self.compiled)
     #expect(SpokenDuration.text(seconds: 125, in: .language("de")) == "2 Minuten und 5 Sekunden")

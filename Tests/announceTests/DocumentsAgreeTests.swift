@@ -206,7 +206,8 @@ import AnnouncerCore
   @Test func theVerboseFirstLineIsTheCodes() throws {
     let run = try PackageFile.text("Sources/announce/Command/AnnounceRun.swift")
     #expect(
-      run.contains("\"\(Self.verboseFirstLine)\\("), "AnnounceRun no longer says \(Self.verboseFirstLine)")
+      run.contains("\"\(Self.verboseFirstLine){address}."),
+      "AnnounceRun no longer says \(Self.verboseFirstLine)")
   }
 
   /// The first line of `--verbose`, as the examples in the documents show it.

@@ -27,37 +27,3 @@ package enum BrailleDisplayInput: Sendable, Equatable {
   /// The connection broke, or brltty went away.
   case lost
 }
-
-/// Why no braille display could be used, as one sentence naming the cause and the fix.
-package struct BrailleUnavailable: Error, Sendable, Equatable {
-  /// Which kind of failure it is.
-  package let failure: BrailleFailure
-  /// One sentence for standard error, naming the BrlAPI host and the fix.
-  package let message: String
-
-  /// Creates the error.
-  package init(_ failure: BrailleFailure, message: String) {
-    self.failure = failure
-    self.message = message
-  }
-}
-
-extension BrailleUnavailable {
-  /// brltty at `address` took a request and did not answer.
-  static func notAnswering(_ address: String) -> BrailleUnavailable {
-    BrailleUnavailable(
-      .notAnswering,
-      message:
-        "Braille is not available because brltty at \(address) does not answer; check that it is running and not stopped, or set BRLAPI_HOST to another one."
-    )
-  }
-
-  /// The connection to brltty at `address` broke while a message was shown.
-  static func lost(_ address: String) -> BrailleUnavailable {
-    BrailleUnavailable(
-      .displayLost,
-      message:
-        "The braille display went away because brltty at \(address) stopped or closed the connection; check brltty's log and start it again."
-    )
-  }
-}

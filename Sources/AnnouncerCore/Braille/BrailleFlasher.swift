@@ -450,8 +450,8 @@ private struct FlashLoop: LoopBody {
     guard case .notShown(let failure) = outcome else { return nil }
     switch failure {
     case .unavailable: return lastProblem
-    case .notAnswering: return .notAnswering(address)
-    case .displayLost: return .lost(address)
+    case .notAnswering: return .notAnswering(address: address)
+    case .displayLost: return .lost(address: address)
     case .outOfTime, .speechFailed, .skipped, .cancelled: return nil
     }
   }

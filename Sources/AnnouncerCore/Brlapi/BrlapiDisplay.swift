@@ -40,25 +40,18 @@ package final class BrlapiDisplay: BrailleDisplay {
     let host = environment["BRLAPI_HOST"].flatMap { $0.isEmpty ? nil : $0 }
     let address = "BrlAPI host \(host ?? ":0")"
     guard let library = Libbrlapi.shared else {
-      return .failure(
-        BrailleUnavailable(
-          .unavailable,
-          message:
-            "Braille is not available because \(Libbrlapi.fileName) is not installed; install the libbrlapi0.8 and brltty packages."
-        ))
+      return .failure(.libraryMissing(fileName: Libbrlapi.fileName))
     }
     let (stream, continuation) = AsyncStream.makeStream(of: BrailleDisplayInput.self)
     let worker = BrlapiWorker(
       library: library, host: host, auth: environment["BRLAPI_AUTH"], address: address,
       inputs: continuation)
     guard worker.start() else {
-      return .failure(
-        BrailleUnavailable(
-          .unavailable, message: "Braille is not available because no thread could be started for it."))
+      return .failure(.noThread)
     }
     let opened = await Deadline.result(
       of: { await worker.perform(.open) }, within: bound,
-      orElse: .failure(BrailleUnavailable.notAnswering(address)))
+      orElse: .failure(BrailleUnavailable.notAnswering(address: address)))
     switch opened {
     case .success:
       return .success(BrlapiDisplay(address: address, worker: worker, inputs: stream))
@@ -188,17 +181,17 @@ private final class BrlapiWorker: @unchecked Sendable {
       return connect().map { 0 }
     case .enter:
       if handle == nil, case .failure(let error) = connect() { return .failure(error) }
-      guard let handle else { return .failure(unavailable("the connection was lost")) }
+      guard let handle else { return .failure(.connectionLost(address: address)) }
       guard library.enterTtyModeWithPath(handle, nil, 0, nil) >= 0 else {
         let reason = library.lastError()
         lose(report: false)
-        return .failure(unavailable("it could not attach to this session's terminal (\(reason))"))
+        return .failure(.cannotAttach(address: address, reason: reason))
       }
       var width: UInt32 = 0
       var height: UInt32 = 0
       guard library.getDisplaySize(handle, &width, &height) >= 0, width * max(height, 1) > 0 else {
         _ = library.leaveTtyMode(handle)
-        return .failure(unavailable("brltty has no braille display"))
+        return .failure(.noDisplay(address: address))
       }
       inTtyMode = true
       cells = Int(width * max(height, 1))
@@ -230,7 +223,7 @@ private final class BrlapiWorker: @unchecked Sendable {
 
   private func connect() -> Result<Void, BrailleUnavailable> {
     guard let memory = malloc(library.getHandleSize()) else {
-      return .failure(unavailable("there is no memory for a connection"))
+      return .failure(.noMemory(address: address))
     }
     let descriptor = withOptionalCString(host) { host in
       withOptionalCString(auth) { auth in
@@ -241,7 +234,7 @@ private final class BrlapiWorker: @unchecked Sendable {
     guard descriptor >= 0 else {
       let reason = library.lastError()
       free(memory)
-      return .failure(unavailable("brltty cannot be reached there (\(reason))"))
+      return .failure(.unreachable(address: address, reason: reason))
     }
     _ = library.setExceptionHandler(memory) { _, _, _, _, _ in
       // The call that met the exception fails, and that is reported as a lost display.
@@ -298,14 +291,6 @@ private final class BrlapiWorker: @unchecked Sendable {
     let wasInTtyMode = inTtyMode
     inTtyMode = false
     if report && wasInTtyMode { inputs.yield(.lost) }
-  }
-
-  private func unavailable(_ reason: String) -> BrailleUnavailable {
-    BrailleUnavailable(
-      .unavailable,
-      message:
-        "Braille is not available at \(address) because \(reason); start brltty with a braille display, or set BRLAPI_HOST to where one listens."
-    )
   }
 }
 

@@ -48,32 +48,34 @@ package actor VoiceCatalog {
   ///
   /// - Throws: ``SpeechdConnectError`` when a list it needs cannot be read.
   package func problem(with voice: VoiceOptions) async throws(SpeechdConnectError) -> String? {
-    if let module = voice.outputModule, let problem = try await moduleProblem(module) { return problem }
+    try await mismatch(with: voice)?.sentence(howToList: howToList)
+  }
+
+  /// Why speech-dispatcher cannot speak with `voice`, as a kind a caller words in its
+  /// own language; `nil` when it can. The same check as ``problem(with:)``.
+  ///
+  /// - Throws: ``SpeechdConnectError`` when a list it needs cannot be read.
+  package func mismatch(with voice: VoiceOptions) async throws(SpeechdConnectError) -> VoiceMismatch? {
+    if let module = voice.outputModule {
+      let modules = try await allModules()
+      if !modules.isEmpty, !modules.contains(module) { return .noModule(module, modules: modules) }
+    }
     guard voice.voiceName != nil || voice.language != nil else { return nil }
     let module = try await resolved(voice.outputModule)
     let voices = try await voices(of: module)
     guard !voices.isEmpty else { return nil }
     if let name = voice.voiceName {
       if !voices.contains(where: { $0.name == name }) {
-        return "speech-dispatcher's output module \"\(module)\" has no voice \"\(name)\"; "
-          + "see its \(voices.count) voices with: \(howToList(module))."
+        return .noVoice(name, module: module, voiceCount: voices.count)
       }
       return nil
     }
     if let language = voice.language,
       !voices.contains(where: { $0.speaks(language) })
     {
-      return "speech-dispatcher's output module \"\(module)\" has no voice for the language \"\(language)\"; "
-        + "see the languages it has with: \(howToList(module))."
+      return .noLanguage(language, module: module)
     }
     return nil
-  }
-
-  /// Why speech-dispatcher has no output module `name`, as one sentence; `nil` when it has one.
-  private func moduleProblem(_ name: String) async throws(SpeechdConnectError) -> String? {
-    let modules = try await allModules()
-    guard !modules.isEmpty, !modules.contains(name) else { return nil }
-    return "speech-dispatcher has no output module \"\(name)\"; it has \(Self.list(modules))."
   }
 
   private func allModules() async throws(SpeechdConnectError) -> [String] {
@@ -107,12 +109,5 @@ package actor VoiceCatalog {
     let found = try await listing.defaultOutputModule()
     defaultModule = found
     return found
-  }
-
-  /// `a`, `a and b`, `a, b and c`.
-  private static func list(_ names: [String]) -> String {
-    guard let last = names.last else { return "none" }
-    let rest = names.dropLast()
-    return rest.isEmpty ? last : rest.joined(separator: ", ") + " and " + last
   }
 }

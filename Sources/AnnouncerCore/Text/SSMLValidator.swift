@@ -16,61 +16,51 @@ package enum SSMLValidator {
   package static let maximumBytes = 1 << 20
 
   /// libxml2's bound on how deeply elements nest, without `XML_PARSE_HUGE`.
-  static let maximumDepth = 256
+  package static let maximumDepth = 256
 
   /// libxml2's bound on the length of one name, in bytes, without `XML_PARSE_HUGE`.
-  static let maximumNameBytes = 50_000
+  package static let maximumNameBytes = 50_000
 
-  /// Returns `nil` when `document` is acceptable, or a sentence naming the problem.
+  /// Returns `nil` when `document` is acceptable, or a phrase naming the problem, in English.
   package static func problem(in document: String) -> String? {
+    check(document)?.phrase
+  }
+
+  /// Returns `nil` when `document` is acceptable, or what is wrong with it.
+  package static func check(_ document: String) -> SSMLProblem? {
     let size = document.utf8.count
-    guard size <= maximumBytes else {
-      return "the SSML is \(size) bytes, more than the \(maximumBytes) bytes (1 MiB) one document may have"
-    }
+    guard size <= maximumBytes else { return .tooLarge(bytes: size) }
     let outcome = LibXML2Parse(document)
     if let error = outcome.firstError { return describe(error) }
-    guard let root = outcome.root else { return "the SSML has no <speak> element" }
-    guard root == "speak" else {
-      return "the SSML must have <speak> as its root element, not <\(root)>"
-    }
+    guard let root = outcome.root else { return .noSpeakElement }
+    guard root == "speak" else { return .wrongRoot(root) }
     return nil
   }
 
-  private static func describe(_ error: LibXML2Parse.Failure) -> String {
+  private static func describe(_ error: LibXML2Parse.Failure) -> SSMLProblem {
     switch Int(error.code) {
-    case Int(XML_ERR_INTERNAL_ERROR.rawValue) where error.message.contains("depth"):
-      return
-        "the SSML nests elements more than \(maximumDepth) deep, the most the XML parser (libxml2) accepts"
-    case Int(XML_ERR_NAME_TOO_LONG.rawValue):
-      return
-        "the SSML has a name longer than \(maximumNameBytes) bytes, the most the XML parser (libxml2) accepts"
-    case Int(XML_ERR_ENTITY_LOOP.rawValue):
-      return
-        "the SSML defines entities that refer to themselves or expand too far, which the XML parser (libxml2) refuses"
-    default:
-      return
-        "the SSML is not well-formed XML at line \(error.line), column \(error.column): \(reason(error.code))"
+    case Int(XML_ERR_INTERNAL_ERROR.rawValue) where error.message.contains("depth"): .nestedTooDeeply
+    case Int(XML_ERR_NAME_TOO_LONG.rawValue): .nameTooLong
+    case Int(XML_ERR_ENTITY_LOOP.rawValue): .entityLoop
+    default: .notWellFormed(line: Int(error.line), column: Int(error.column), reason(error.code))
     }
   }
 
-  private static func reason(_ code: Int32) -> String {
+  private static func reason(_ code: Int32) -> SSMLProblem.Reason {
     switch xmlParserErrors(UInt32(bitPattern: code)) {
-    case XML_ERR_DOCUMENT_EMPTY: "it does not start with an element"
-    case XML_ERR_TAG_NOT_FINISHED, XML_ERR_COMMENT_NOT_FINISHED, XML_ERR_CDATA_NOT_FINISHED:
-      "it ends before every element is closed"
-    case XML_ERR_UNDECLARED_ENTITY, XML_WAR_UNDECLARED_ENTITY:
-      "it uses an undefined entity, perhaps a bare ampersand that should be escaped"
+    case XML_ERR_DOCUMENT_EMPTY: .noElement
+    case XML_ERR_TAG_NOT_FINISHED, XML_ERR_COMMENT_NOT_FINISHED, XML_ERR_CDATA_NOT_FINISHED: .unclosedElement
+    case XML_ERR_UNDECLARED_ENTITY, XML_WAR_UNDECLARED_ENTITY: .undefinedEntity
     case XML_ERR_LT_IN_ATTRIBUTE, XML_ERR_ATTRIBUTE_NOT_STARTED, XML_ERR_ATTRIBUTE_NOT_FINISHED,
       XML_ERR_ATTRIBUTE_WITHOUT_VALUE, XML_ERR_ATTRIBUTE_REDEFINED:
-      "an attribute is malformed"
-    case XML_ERR_NAME_REQUIRED, XML_ERR_ENTITYREF_SEMICOL_MISSING:
-      "a name is malformed, perhaps a bare ampersand or less-than sign that should be escaped"
-    case XML_ERR_GT_REQUIRED: "a tag is not closed with >"
-    case XML_ERR_TAG_NAME_MISMATCH, XML_ERR_LTSLASH_REQUIRED: "a closing tag does not match its opening tag"
-    case XML_ERR_DOCUMENT_END: "there is text after the root element"
-    case XML_ERR_INVALID_CHAR: "it contains a character XML does not allow, such as a control character"
-    case XML_ERR_MISPLACED_CDATA_END: "it contains ]]> outside a CDATA section"
-    default: "it is not well-formed XML"
+      .malformedAttribute
+    case XML_ERR_NAME_REQUIRED, XML_ERR_ENTITYREF_SEMICOL_MISSING: .malformedName
+    case XML_ERR_GT_REQUIRED: .unclosedTag
+    case XML_ERR_TAG_NAME_MISMATCH, XML_ERR_LTSLASH_REQUIRED: .mismatchedClosingTag
+    case XML_ERR_DOCUMENT_END: .textAfterRoot
+    case XML_ERR_INVALID_CHAR: .forbiddenCharacter
+    case XML_ERR_MISPLACED_CDATA_END: .misplacedCDATAEnd
+    default: .other
     }
   }
 }

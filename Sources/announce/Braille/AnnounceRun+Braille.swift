@@ -18,9 +18,9 @@ extension AnnounceRun {
     case .failure(let unavailable):
       if request.braille.mode == .only {
         recordNotShown(because: .unavailable)
-        throw .serviceUnavailable(unavailable.message)
+        throw .serviceUnavailable(unavailable.printedMessage)
       }
-      terminal.error(unavailable.message)
+      terminal.error(unavailable.printedMessage)
       return nil
     }
   }
@@ -46,8 +46,9 @@ extension AnnounceRun {
       if let failure = rule.failure(of: .braille(outcome)) { summary.withLock { $0.count(failure) } }
       if outcome == .notShown(.outOfTime) {
         terminal.error(
-          "Not delivered: \"\(EventDescription.shortened(text))\": its timeout ran out before it could be read at the braille pace; raise --timeout, or --braille-pace."
-        )
+          localized(
+            "Not delivered: \"{text}\": its timeout ran out before it could be read at the braille pace; raise --timeout, or --braille-pace.",
+            ["text": EventDescription.shortened(text)]))
       }
     }
     let lines = inputLines()

@@ -97,7 +97,7 @@ final class BrailleChannel: EventSink, StoppableChannel {
           // One line for the run: the rest of the flashes meet the same missing display.
           if let problem = event.problem, !said {
             said = true
-            terminal.error(problem.message)
+            terminal.error(problem.printedMessage)
           }
         case .waitingForTurn, .shown, .released:
           break

@@ -2,17 +2,17 @@ import AnnouncerCore
 
 extension BrailleFailure {
   /// The failure in a few words, for `--verbose` and `announce history`: braille's own,
-  /// never speech-dispatcher's. Like speech's reasons, they are the log's names in words,
-  /// in English.
+  /// never speech-dispatcher's, in the language of the locale. The log and the JSON
+  /// events name it by its raw value.
   var inAFewWords: String {
     switch self {
-    case .unavailable: "no braille display"
-    case .notAnswering: "braille display not answering"
-    case .displayLost: "braille display went away"
-    case .outOfTime: "out of time at the braille pace"
-    case .speechFailed: "its speech failed"
-    case .skipped: "skipped in a flood"
-    case .cancelled: "cancelled"
+    case .unavailable: localized("no braille display")
+    case .notAnswering: localized("braille display not answering")
+    case .displayLost: localized("braille display went away")
+    case .outOfTime: localized("out of time at the braille pace")
+    case .speechFailed: localized("its speech failed")
+    case .skipped: localized("skipped in a flood")
+    case .cancelled: localized("cancelled")
     }
   }
 }

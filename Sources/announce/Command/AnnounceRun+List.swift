@@ -36,7 +36,7 @@ extension AnnounceRun {
       let problem: String?
       let found: [SynthesisVoice]
       do {
-        problem = try await catalog.problem(with: asked)
+        problem = try await catalog.mismatch(with: asked)?.printedSentence
         found =
           problem == nil ? try await catalog.voices(of: voice.outputModule, speaking: voice.language) : []
       } catch {

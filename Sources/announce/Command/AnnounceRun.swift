@@ -76,7 +76,7 @@ struct AnnounceRun {
     }
     let announcer = speaker.announcer
     if request.outcomes.verbose, let service = announcer.speechService {
-      terminal.error("Connected to speech-dispatcher at \(service).")
+      terminal.error(localized("Connected to speech-dispatcher at {address}.", ["address": service]))
     }
     // Names speech-dispatcher does not know would be spoken with some other voice.
     // A check cut short (the daemon stopped answering, or went away) is no pass.
@@ -85,7 +85,7 @@ struct AnnounceRun {
     if let catalog {
       let problem: String?
       do {
-        problem = try await catalog.problem(with: request.defaults.voice)
+        problem = try await catalog.mismatch(with: request.defaults.voice)?.printedSentence
       } catch {
         await announcer.close()
         recordUnheard(because: .notAnswering)
@@ -95,7 +95,9 @@ struct AnnounceRun {
         // The record names a module, voice or language that has gone since: the user
         // typed nothing wrong, and what was missed is better heard in another voice
         // than never.
-        terminal.error("Replaying it with speech-dispatcher's default voice, because \(problem)")
+        terminal.error(
+          localized(
+            "Replaying it with speech-dispatcher's default voice, because {problem}", ["problem": problem]))
         defaults.voice.outputModule = nil
         defaults.voice.voiceName = nil
         defaults.voice.language = nil
@@ -149,8 +151,11 @@ struct AnnounceRun {
   private func checkSSMLTexts() throws(RunFailure) {
     guard request.defaults.isSSML else { return }
     for text in request.texts {
-      if let problem = SSMLValidator.problem(in: text) {
-        throw .badInput("Bad input: \(problem.capitalizedFirst); fix the SSML or leave out --ssml.")
+      if let problem = SSMLValidator.check(text) {
+        let phrase = problem.printedPhrase.capitalizedFirst
+        EnglishOriginals.remember(phrase, english: problem.phrase.capitalizedFirst)
+        throw .badInput(
+          localized("Bad input: {problem}; fix the SSML or leave out --ssml.", ["problem": phrase]))
       }
     }
   }
@@ -161,7 +166,8 @@ struct AnnounceRun {
     with announcer: Announcer, catalog: VoiceCatalog?, defaults: Announcement, braille: BrailleFlasher?
   ) async -> RunResult {
     if request.readsStandardInput && isatty(0) == 1 {
-      terminal.error("Reading announcements from the terminal, one per line; press Control-D to finish.")
+      terminal.error(
+        localized("Reading announcements from the terminal, one per line; press Control-D to finish."))
     }
     let sinks = sinks()
     // The display follows the speech's queue as one more sink (`--braille`).
@@ -209,14 +215,21 @@ struct AnnounceRun {
   func sumUp(_ summary: RunSummary, service: String?) {
     if summary.failures.contains(.speech(.disconnected)) {
       terminal.failure(
-        "speech-dispatcher at \(service ?? "its address") went away and did not come back in time; "
-          + "start it again, and read its log in ~/.cache/speech-dispatcher/log if it keeps stopping.",
+        localized(
+          "speech-dispatcher at {address} went away and did not come back in time; start it again, and read its log in ~/.cache/speech-dispatcher/log if it keeps stopping.",
+          ["address": service ?? localized("its address")]),
         endingWith: .finished(summary))
     }
     if summary.dropped > 0 {
       terminal.error(
-        "Skipped \(summary.dropped) announcement\(summary.dropped == 1 ? "" : "s") because more than "
-          + "\(request.maxQueue) were waiting; raise --max-queue to keep more.")
+        localized(
+          "Skipped {count} announcement because more than {limit} were waiting; raise --max-queue to keep more.",
+          plural:
+            "Skipped {count} announcements because more than {limit} were waiting; raise --max-queue to keep more.",
+          count: summary.dropped
+        )
+        .replacingBytes(of: "{count}", with: String(summary.dropped))
+        .replacingBytes(of: "{limit}", with: String(request.maxQueue)))
     }
   }
 }

@@ -85,7 +85,7 @@ final class AnnounceSession: StoppableChannel {
         }
       case .failure(let error):
         rejected += 1
-        reject(line, because: error.description)
+        reject(line, because: error)
       }
     }
     await announcer.waitUntilIdle()
@@ -111,8 +111,9 @@ final class AnnounceSession: StoppableChannel {
     if line.isOverlong {
       return .failure(
         LineError(
-          "it is longer than the limit of \(InputLines.maxLineBytes >> 20) MiB (\(InputLines.maxLineBytes) bytes); "
-            + "split it into shorter lines"))
+          localized(
+            "it is longer than the limit of {mebibytes} MiB ({bytes} bytes); split it into shorter lines",
+            ["mebibytes": String(InputLines.maxLineBytes >> 20), "bytes": String(InputLines.maxLineBytes)])))
     }
     var announcement = defaults
     // The text is made speakable once, by the announcer, when it takes the announcement.
@@ -126,8 +127,8 @@ final class AnnounceSession: StoppableChannel {
         return .failure(error)
       }
     }
-    if announcement.isSSML, let problem = SSMLValidator.problem(in: announcement.text) {
-      return .failure(LineError(problem))
+    if announcement.isSSML, let problem = SSMLValidator.check(announcement.text) {
+      return .failure(LineError(problem.printedPhrase, english: problem.phrase))
     }
     return .success(announcement)
   }
@@ -139,18 +140,26 @@ final class AnnounceSession: StoppableChannel {
     // A check cut short lets the line through: the announcer meets the same silent daemon
     // and says so when the announcement gives up.
     guard case .success(let found) = announcement, found.voice != defaults.voice, let catalog,
-      let problem = try? await catalog.problem(with: found.voice)
+      let problem = try? await catalog.mismatch(with: found.voice)?.printedSentence
     else { return announcement }
-    return .failure(LineError(problem.hasSuffix(".") ? String(problem.dropLast()) : problem))
+    let english = EnglishOriginals.english(of: problem)
+    return .failure(LineError(Self.withoutFullStop(problem), english: Self.withoutFullStop(english)))
   }
 
-  private func reject(_ line: InputLines.Line, because reason: String) {
+  /// `sentence` without its full stop, as a phrase inside another sentence.
+  private static func withoutFullStop(_ sentence: String) -> String {
+    sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+  }
+
+  private func reject(_ line: InputLines.Line, because reason: LineError) {
     let time = started.duration(to: clock.now)
+    // The JSON event and the outcome log keep the English.
     for sink in sinks {
-      sink.rejected(line: line.number, input: line.text, reason: reason, time: time)
+      sink.rejected(line: line.number, input: line.text, reason: reason.english, time: time)
     }
-    // TRANSLATORS: {reason} stays in English, as the JSON event's reason field says it.
     terminal.error(
-      localized("Skipped input line {number}: {reason}.", ["number": String(line.number), "reason": reason]))
+      localized(
+        "Skipped input line {number}: {reason}.",
+        ["number": String(line.number), "reason": reason.description]))
   }
 }

@@ -276,7 +276,11 @@ typealias AnnouncementChange = @Sendable (inout Announcement) -> Void
 extension Setting: AnySetting {
   func change(from value: JSONValue) throws(LineError) -> AnnouncementChange {
     guard let valid = rule.fromJSON(value), rule.accepts(valid) else {
-      throw LineError("\"\(jsonKey ?? "")\" must be \(rule.description), not \(value.description)")
+      throw LineError(
+        localized(
+          "\"{key}\" must be {rule}, not {value}",
+          ["key": jsonKey ?? "", "rule": rule.printedDescription(), "value": value.description]),
+        english: "\"\(jsonKey ?? "")\" must be \(rule.description), not \(value.description)")
     }
     let apply = self.apply
     return { apply?(&$0, valid) }

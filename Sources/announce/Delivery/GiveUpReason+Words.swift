@@ -47,4 +47,19 @@ extension GiveUpReason {
     .replacingBytes(of: "{reason}", with: printedCauseAndFix)
     .replacingBytes(of: "{text}", with: text)
   }
+
+  /// ``inAFewWords`` in the language of the locale, as `announce history` lists it.
+  var printedInAFewWords: String {
+    switch self {
+    case .interruptedOutOfTime: localized("interrupted")
+    case .noRetry: localized("interrupted, no retry")
+    case .stalled: localized("audio stalled")
+    case .notAnswering: localized("speech-dispatcher not answering")
+    case .disconnected: localized("speech-dispatcher went away")
+    case .cancelled: localized("cancelled")
+    case .dropped: localized("skipped in a flood")
+    case .unreachable: localized("speech-dispatcher unreachable")
+    case .notStarted: localized("background process not started")
+    }
+  }
 }

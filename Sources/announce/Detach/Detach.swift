@@ -106,7 +106,9 @@ struct DetachError: Error, CustomStringConvertible {
   var code: Int32
 
   var description: String {
-    "Could not start the background process for --detach: \(String(cString: strerror(code))); "
-      + "run announce without --detach."
+    // TRANSLATORS: {reason} is the system's reason, such as "Resource temporarily unavailable".
+    localized(
+      "Could not start the background process for --detach: {reason}; run announce without --detach.",
+      ["reason": String(cString: strerror(code))])
   }
 }

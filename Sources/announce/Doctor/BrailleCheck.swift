@@ -49,7 +49,7 @@ struct BrailleCheck {
     case .failure(let unavailable):
       return DoctorLine(
         check: "braille", finding: mode == .only ? .speechUnavailable : .somethingElseBroken,
-        sentence: unavailable.message,
+        said: unavailable.printedMessage,
         facts: [("mode", asked), ("problem", .text(unavailable.failure.rawValue))])
     }
   }

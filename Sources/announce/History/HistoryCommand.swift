@@ -179,9 +179,9 @@ enum HistoryWords {
   /// A reason of the log in a few words: one of speech's, or with `braille`, one of braille's.
   static func reason(_ name: String, braille: Bool = false) -> String {
     let known =
-      braille ? BrailleFailure(rawValue: name)?.inAFewWords : GiveUpReason(rawValue: name)?.inAFewWords
+      braille ? BrailleFailure(rawValue: name)?.inAFewWords : GiveUpReason(rawValue: name)?.printedInAFewWords
     // A reason this version does not know, perhaps forged: shown as any text is, on one line.
-    return known ?? (name.isEmpty ? "unknown reason" : shown(name, ssml: false))
+    return known ?? (name.isEmpty ? localized("unknown reason") : shown(name, ssml: false))
   }
 
   /// `text` on one line, and an SSML document as the words it speaks.

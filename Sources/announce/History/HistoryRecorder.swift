@@ -178,7 +178,9 @@ enum HistorySwitch {
     case "off": return false
     default:
       throw ValidationError(
-        "\(variable)=\(text) is not on or off; set it to off to stop recording outcomes, or unset it.")
+        localized(
+          "{variable}={value} is not on or off; set it to off to stop recording outcomes, or unset it.",
+          ["variable": variable, "value": text]))
     }
   }
 }

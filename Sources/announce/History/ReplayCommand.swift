@@ -64,7 +64,7 @@ struct ReplayCommand: AsyncParsableCommand {
   ) async -> [RunResult] {
     let log = OutcomeLog.forUser(environment: environment)
     let terminal = Terminal(quiet: quiet)
-    if let problem = log.readProblem(so: "nothing can be replayed") {
+    if let problem = log.readProblem(for: .replay) {
       terminal.error(problem)
       return [.failed(.notDelivered(problem))]
     }
@@ -138,9 +138,23 @@ struct ReplayCommand: AsyncParsableCommand {
         "The outcome log {path} stayed locked for {seconds} seconds, so nothing was replayed; try again, or find the process that holds {lock} with fuser.",
         ["path": log.path, "seconds": String(log.lockTimeout.components.seconds), "lock": log.lockPath])
     case .system, .notOwn:
+      // The writer's sentences end their cause with one of two consequences, word for
+      // word in every catalog (CatalogTests holds them to it); replay's takes its place.
+      let sentence = log.sentence(for: failure)
       let unclaimed = "so replay could not claim what it would speak, and spoke nothing"
-      return log.sentence(for: failure).replacingBytes(of: "so an outcome was not logged", with: unclaimed)
+      let english = EnglishOriginals.english(of: sentence)
+        .replacingBytes(of: "so an outcome was not logged", with: unclaimed)
         .replacingBytes(of: "so outcomes are not logged", with: unclaimed)
+      // TRANSLATORS: takes the place of "so an outcome was not logged" in the outcome log's sentences.
+      let printedUnclaimed = localized("so replay could not claim what it would speak, and spoke nothing")
+      // TRANSLATORS: must be word for word the same as in the outcome log's sentences that have it.
+      let oneNotLogged = localized("so an outcome was not logged")
+      // TRANSLATORS: must be word for word the same as in the outcome log's sentences that have it.
+      let noneLogged = localized("so outcomes are not logged")
+      let printed = sentence.replacingBytes(of: oneNotLogged, with: printedUnclaimed)
+        .replacingBytes(of: noneLogged, with: printedUnclaimed)
+      EnglishOriginals.remember(printed, english: english)
+      return printed
     }
   }
 

@@ -22,16 +22,17 @@ struct AnnouncementLine: Sendable {
     do {
       fields = try JSONDecoder().decode([String: JSONValue].self, from: Data(line.utf8))
     } catch {
-      throw LineError("it is not a JSON object such as {\"text\": \"Saved\"}")
+      throw LineError(localized("it is not a JSON object such as {\"text\": \"Saved\"}"))
     }
     let text: String
     switch fields["text"] ?? .null {
-    case .null: throw LineError("the object has no \"text\" field")
+    case .null: throw LineError(localized("the object has no \"text\" field"))
     case .string(let value): text = value
-    case let other: throw LineError("\"text\" must be a string, not \(other)")
+    case let other:
+      throw LineError(localized("\"text\" must be a string, not {value}", ["value": other.description]))
     }
     if InputLines.cleaned(text) == nil {
-      throw LineError("the \"text\" field is empty")
+      throw LineError(localized("the \"text\" field is empty"))
     }
     var changes: [AnnouncementChange] = []
     for setting in Settings.all {
@@ -52,8 +53,20 @@ struct AnnouncementLine: Sendable {
 
 /// Why an input line was rejected.
 struct LineError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// A phrase for people, such as "the object has no "text" field".
+  /// A phrase for people in the language of the locale, such as "the object has no
+  /// "text" field".
   var description: String
-  /// Creates an error.
-  init(_ description: String) { self.description = description }
+  /// The phrase in English, for the JSON event and the outcome log.
+  var english: String
+
+  /// Creates an error from a phrase made with `localized`, or in English.
+  init(_ description: String) {
+    self.init(description, english: EnglishOriginals.english(of: description))
+  }
+
+  /// Creates an error from a phrase and its English.
+  init(_ description: String, english: String) {
+    self.description = description
+    self.english = english
+  }
 }

@@ -49,8 +49,9 @@ enum JSONLineCheck {
           depth += 1
           if depth > JSONLineCheck.maxDepth {
             return LineError(
-              "it is nested too deeply, more than \(JSONLineCheck.maxDepth) levels; "
-                + "give each field a plain value, as in {\"text\": \"Saved\"}")
+              localized(
+                "it is nested too deeply, more than {count} levels; give each field a plain value, as in {\"text\": \"Saved\"}",
+                ["count": String(JSONLineCheck.maxDepth)]))
           }
           if depth == 1 {
             if outerBegan { return nil }
@@ -72,17 +73,23 @@ enum JSONLineCheck {
           switch scanString(keepingText: isKey) {
           case .malformed: return nil
           case .loneSurrogate(let escape):
-            let place = isKey ? "a key" : currentKey.map { "the \"\($0)\" field" } ?? "a string"
+            let place =
+              isKey
+              ? localized("a key")
+              : currentKey.map { localized("the \"{key}\" field", ["key": $0]) } ?? localized("a string")
+            // TRANSLATORS: {place} is "a key", "a string" or "the "text" field"; {escape} is such as \ud800.
             return LineError(
-              "\(place) has \(escape), half of a UTF-16 surrogate pair, which is no character; "
-                + "write the character itself, or both halves of its pair")
+              localized(
+                "{place} has {escape}, half of a UTF-16 surrogate pair, which is no character; write the character itself, or both halves of its pair",
+                ["place": place, "escape": escape]))
           case .scanned(let scanned): text = scanned
           }
           if isKey {
             guard keys.insert(text).inserted else {
               return LineError(
-                "it has the key \(JSONValue.quoted(text)) twice, so its value is ambiguous; give each key once"
-              )
+                localized(
+                  "it has the key {key} twice, so its value is ambiguous; give each key once",
+                  ["key": JSONValue.quoted(text)]))
             }
             currentKey = text
             expectsKey = false

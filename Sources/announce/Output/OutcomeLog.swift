@@ -215,15 +215,32 @@ struct OutcomeLog: Sendable {
   /// Why the log cannot be read, as one sentence naming the fix; `nil` when it can, or
   /// when there is none yet. A log that root's `sudo -E` made root's, or a directory on
   /// its way, is named here rather than taken for an empty history.
-  func readProblem(so consequence: String = "the history cannot be shown") -> String? {
+  func readProblem(for purpose: ReadPurpose = .history) -> String? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
     if descriptor >= 0 {
       close(descriptor)
       return nil
     }
     guard errno != ENOENT else { return nil }
-    return "The outcome log \(path) cannot be read (\(Self.lastError())), so \(consequence); "
-      + "make it and the directories above it yours again, for example with sudo chown -R \"$USER\" ~/.local/state."
+    let reason = Self.lastError()
+    switch purpose {
+    case .history:
+      return localized(
+        "The outcome log {path} cannot be read ({reason}), so the history cannot be shown; make it and the directories above it yours again, for example with sudo chown -R \"$USER\" ~/.local/state.",
+        ["path": path, "reason": reason])
+    case .replay:
+      return localized(
+        "The outcome log {path} cannot be read ({reason}), so nothing can be replayed; make it and the directories above it yours again, for example with sudo chown -R \"$USER\" ~/.local/state.",
+        ["path": path, "reason": reason])
+    }
+  }
+
+  /// What the log is read for, which ``readProblem(for:)`` says cannot be done.
+  enum ReadPurpose: Sendable {
+    /// `announce history`.
+    case history
+    /// `announce replay`.
+    case replay
   }
 
   /// The directory the log is in.

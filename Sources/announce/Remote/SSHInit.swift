@@ -27,7 +27,7 @@ struct SSHInit: ParsableCommand {
 
   func validate() throws {
     if host.isEmpty || host.contains(where: { $0.isWhitespace || $0 == "\"" }) {
-      throw ValidationError("HOST must be one host name or pattern, without spaces or quotes.")
+      throw ValidationError(localized("HOST must be one host name or pattern, without spaces or quotes."))
     }
   }
 
@@ -37,7 +37,7 @@ struct SSHInit: ParsableCommand {
     do {
       local = try SpeechdAddress.resolve(nil, environment: environment)
     } catch {
-      throw ValidationError(error.description)
+      throw ValidationError(error.printedSentence)
     }
     print(
       SSHConfigLines.text(

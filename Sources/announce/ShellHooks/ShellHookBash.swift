@@ -15,7 +15,7 @@ extension ShellHook {
     # announce: speak when a command that ran long finishes. From: eval "$(announce init bash)"
     if [[ $- == *i* ]]; then
     if (( BASH_VERSINFO[0] < 5 )); then
-      echo "announce: the shell hook needs bash 5 or later; this is bash $BASH_VERSION." >&2
+      echo \(tooOldBash) >&2
     else
     __announce_bin=\(announce)
     __announce_start=
@@ -75,5 +75,14 @@ extension ShellHook {
     fi
 
     """
+  }
+
+  /// The words for a bash older than 5, in the language of the locale `announce init
+  /// bash` runs under, quoted for bash around the running bash's `$BASH_VERSION`.
+  static var tooOldBash: String {
+    // TRANSLATORS: {version} is bash's version, such as 4.4.20(1)-release.
+    let sentence = localized("announce: the shell hook needs bash 5 or later; this is bash {version}.")
+    let parts = sentence.components(separatedBy: "{version}")
+    return parts.map(quotedForPOSIXShell).joined(separator: "\"$BASH_VERSION\"")
   }
 }

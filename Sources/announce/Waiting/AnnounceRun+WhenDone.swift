@@ -49,10 +49,15 @@ extension AnnounceRun {
         }
       },
       interrupted: { signal, afterTheWait in
+        let values: KeyValuePairs = ["process": process.spokenName, "signal": signal.name]
         terminal.failure(
           afterTheWait
-            ? "Process \(process.spokenName) ended, but \(signal.name) came before its announcement was spoken; nothing was spoken."
-            : "Stopped waiting for process \(process.spokenName) because of \(signal.name); nothing was spoken.",
+            ? localized(
+              "Process {process} ended, but {signal} came before its announcement was spoken; nothing was spoken.",
+              values)
+            // TRANSLATORS: {signal} is a signal's name, such as SIGINT.
+            : localized(
+              "Stopped waiting for process {process} because of {signal}; nothing was spoken.", values),
           endingWith: .interrupted(signal))
       },
       then: { time, signals throws(RunFailure) -> RunResult in

@@ -163,7 +163,7 @@ import Testing
   }
 
   @Test func noDisplayMeansUnavailableWithTheDisplaysOwnSentence() async {
-    let problem = BrailleUnavailable(.unavailable, message: "No display at BrlAPI host :test.")
+    let problem = BrailleUnavailable.noDisplay(address: "BrlAPI host :test")
     let display = ScriptedBrailleDisplay(cells: .failure(problem))
     let flasher = BrailleFlasher(display: display, clock: ManualClock(), timing: timing)
     let events = flasher.events()

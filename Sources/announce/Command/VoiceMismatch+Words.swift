@@ -1,0 +1,43 @@
+import AnnouncerCore
+
+extension VoiceMismatch {
+  /// ``sentence(howToList:)`` in the language of the locale, for a line printed for a
+  /// person; each English message is the core's sentence word for word
+  /// (`SpeechdConnectWordsTests` holds them to it).
+  var printedSentence: String {
+    let text = localizedSentence
+    EnglishOriginals.remember(text, english: sentence(howToList: Announce.howToListVoices))
+    return text
+  }
+
+  private var localizedSentence: String {
+    switch self {
+    case .noModule(let name, let modules):
+      // TRANSLATORS: {modules} is a list of names, such as "espeak-ng, festival and dummy".
+      return localized(
+        "speech-dispatcher has no output module \"{module}\"; it has {modules}.",
+        ["module": name, "modules": Self.printedList(modules)])
+    case .noVoice(let name, let module, let count):
+      // TRANSLATORS: {command} is a command line, such as announce --list-voices --module espeak-ng.
+      return localized(
+        "speech-dispatcher's output module \"{module}\" has no voice \"{voice}\"; see its {count} voices with: {command}.",
+        [
+          "module": module, "voice": name, "count": String(count),
+          "command": Announce.howToListVoices(module),
+        ])
+    case .noLanguage(let language, let module):
+      return localized(
+        "speech-dispatcher's output module \"{module}\" has no voice for the language \"{language}\"; see the languages it has with: {command}.",
+        ["module": module, "language": language, "command": Announce.howToListVoices(module)])
+    }
+  }
+
+  /// `a`, `a and b`, `a, b and c`, with the locale's word for "and".
+  private static func printedList(_ names: [String]) -> String {
+    guard let last = names.last else { return localized("none") }
+    let rest = names.dropLast()
+    guard !rest.isEmpty else { return last }
+    // TRANSLATORS: the end of a list of names, such as "espeak-ng, festival and dummy".
+    return localized("{names} and {last}", ["names": rest.joined(separator: ", "), "last": last])
+  }
+}
