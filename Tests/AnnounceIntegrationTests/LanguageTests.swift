@@ -388,6 +388,30 @@ extension SpeakingTests {
 
   /// The sentence of a daemon that cannot be reached, made by the command from the core's
   /// failure, in German under a German locale, and exactly as before under C.
+  /// A relative HOME gives the outcome log no place: the run refuses in the locale's
+  /// language, and under C in the English a script may match.
+  @Test func aRelativeHomeIsSaidInTheLocalesLanguage() throws {
+    func refused(locale: String) throws -> Command.Result {
+      var environment = try TestLanguages.environment(ProcessInfo.processInfo.environment, locale: locale)
+        .filter { !$0.key.hasPrefix("ANNOUNCE_") }
+      environment["XDG_STATE_HOME"] = nil
+      environment["HOME"] = "relative-home"
+      return try Command.run(Command.announce, ["Hallo"], environment: environment, timeout: 30)
+    }
+    let german = try refused(locale: "de_DE.UTF-8")
+    #expect(german.status == 64)
+    #expect(
+      german.standardError.contains(
+        "HOME=relative-home ist kein absoluter Pfad, also hat das Ergebnisprotokoll keinen Ort; setzen Sie HOME auf den absoluten Pfad Ihres Home-Verzeichnisses"
+      ), "\(german.standardError)")
+    let plain = try refused(locale: "C")
+    #expect(plain.status == 64)
+    #expect(
+      plain.standardError.contains(
+        "HOME=relative-home is not an absolute path, so the outcome log has no place; set HOME to the absolute path"
+      ), "\(plain.standardError)")
+  }
+
   @Test func anUnreachableDaemonIsSaidInTheLocalesLanguage() throws {
     let address = ["SPEECHD_ADDRESS": "unix_socket:/nonexistent"]
     let german = try run(["Hallo"], locale: "de_DE.UTF-8", address)

@@ -60,8 +60,9 @@ struct OutcomeLog: Sendable {
   static func placeProblem(environment: [String: String]) -> String? {
     guard !defaultPath(environment: environment).hasPrefix("/") else { return nil }
     let home = environment["HOME"] ?? ""
-    return "HOME=\(home) is not an absolute path, so the outcome log has no place; "
-      + "set HOME to the absolute path of your home directory, or XDG_STATE_HOME to an absolute path."
+    return localized(
+      "HOME={home} is not an absolute path, so the outcome log has no place; set HOME to the absolute path of your home directory, or XDG_STATE_HOME to an absolute path.",
+      ["home": home])
   }
 
   /// The path of the rotated, older log.
