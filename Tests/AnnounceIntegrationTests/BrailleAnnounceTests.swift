@@ -283,6 +283,35 @@ extension SpeakingTests {
       #expect(result.status == 0, "\(result.standardError)")
     }
 
+    /// Issue #37 item 4: `--braille-only --detach` needs no speech-dispatcher either. It
+    /// returns at once, and the background half shows the text and records it as shown
+    /// (it failed as "speech-dispatcher unreachable", showing nothing).
+    @Test func brailleOnlyDetachWithNoDaemonShowsTheTextAndRecordsIt() throws {
+      let state = NSTemporaryDirectory() + "announce-braille-\(getpid())-\(UUID().uuidString.prefix(6))"
+      defer { try? FileManager.default.removeItem(atPath: state) }
+      let brltty = try brlttyWithScreenReader()
+      let environment = environment(
+        brltty,
+        ["XDG_STATE_HOME": state, "SPEECHD_ADDRESS": "unix_socket:/nonexistent/speechd.sock"])
+      let result = try Command.run(
+        Command.announce, ["--braille-only", "--braille-flash", "1", "--detach", "Upload finished"],
+        environment: environment)
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardError.isEmpty, "\(result.standardError)")
+      #expect(brltty.waitUntilShown("Upload finished", within: 10), "\(brltty.shown)")
+      var listed = ""
+      for _ in 0..<100 {
+        listed = try Command.run(Command.announce, ["history"], environment: environment).standardOutput
+        if listed.contains("Upload finished") { break }
+        // The record is written when the flash ends, 1 s after it was shown.
+        usleep(100_000)
+      }
+      #expect(listed.contains("shown on the braille display"), "\(listed)")
+      #expect(listed.contains("Upload finished"), "\(listed)")
+      let missed = try Command.run(Command.announce, ["history", "--missed"], environment: environment)
+      #expect(missed.standardOutput == "No announcement was missed.\n", "\(missed.standardOutput)")
+    }
+
     /// Issue #37 item 5: on Control-Z the display goes back to the screen reader before the
     /// process stops, and the flash still due is shown again when it continues.
     @Test func controlZGivesTheDisplayBackAndContinuingShowsTheFlashAgain() throws {
