@@ -388,6 +388,44 @@ extension SpeakingTests {
 
   /// The sentence of a daemon that cannot be reached, made by the command from the core's
   /// failure, in German under a German locale, and exactly as before under C.
+  /// swift-argument-parser's own usage errors, which it words in English only, are said
+  /// in the locale's language; under C they are exactly its English.
+  @Test func theParsersOwnUsageErrorsPrintInTheLocalesLanguage() throws {
+    let cases: [(arguments: [String], german: String, english: String)] = [
+      (
+        ["--colr", "x"], "Unbekannte Option '--colr'",
+        "Unknown option '--colr'"
+      ),
+      (
+        ["--rate"], "Für '--rate <rate>' fehlt ein Wert",
+        "Missing value for '--rate <rate>'"
+      ),
+      (
+        ["--timeout", "soon", "x"],
+        "Der Wert 'soon' ist für '--timeout <seconds>' ungültig: es ist keine Dauer wie 3, 90s oder 1m",
+        "The value 'soon' is invalid for '--timeout <seconds>': it is not a duration, such as 3, 90s or 1m"
+      ),
+      (
+        ["--priority", "loud", "x"],
+        "Der Wert 'loud' ist für '--priority <priority>' ungültig; geben Sie 'important', 'message', 'text', 'notification' oder 'progress' an",
+        "The value 'loud' is invalid for '--priority <priority>'. Please provide one of 'important', 'message', 'text', 'notification' or 'progress'"
+      ),
+      (
+        ["--voice-type", "robot", "x"],
+        "Der Wert 'robot' ist für '--voice-type <type>' ungültig; geben Sie einen dieser Werte an: male1, male2, male3, female1, female2, female3, child_male oder child_female",
+        "The value 'robot' is invalid for '--voice-type <type>'. Please provide one of the following: male1, male2, male3, female1, female2, female3, child_male or child_female"
+      ),
+    ]
+    for (arguments, german, english) in cases {
+      let translated = try run(arguments, locale: "de_DE.UTF-8", [:])
+      #expect(translated.status == 64)
+      #expect(translated.standardError == "announce: \(german) (siehe announce --help).\n")
+      let plain = try run(arguments, locale: "C", [:])
+      #expect(plain.status == 64)
+      #expect(plain.standardError == "announce: \(english) (see announce --help).\n")
+    }
+  }
+
   /// A relative HOME gives the outcome log no place: the run refuses in the locale's
   /// language, and under C in the English a script may match.
   @Test func aRelativeHomeIsSaidInTheLocalesLanguage() throws {

@@ -58,6 +58,30 @@ import Testing
     )
   }
 
+  /// Under the tests' C locale every known sentence of swift-argument-parser comes back as
+  /// it was: the pieces taken out of it are put back where they were.
+  @Test(arguments: [
+    "Unknown option '--colr'", "Unknown option '--colr'. Did you mean '--color'?",
+    "Missing value for '--rate <rate>'", "Unexpected argument 'extra'", "Missing expected argument '<pid>'",
+    "The value 'it's' is invalid for '--timeout <seconds>': it is not a duration, such as 3, 90s or 1m",
+    "The value 'loud' is invalid for '--priority <priority>'. Please provide one of 'important', 'message' or 'text'.",
+    "The value 'x' is invalid for '--mode <mode>'. Please provide one of 'a' or 'b'.",
+    "The value 'robot' is invalid for '--voice-type <type>'. Please provide one of the following:",
+    "The value '' is invalid for '<pid>'", "Something swift-argument-parser says one day",
+  ])
+  func theParsersOwnSentencesAreKeptWholeInEnglish(line: String) {
+    #expect(ParserWording.translated(line) == line)
+  }
+
+  /// "one of 'a' and 'b'", as swift-argument-parser lists two values, is "one of 'a' or
+  /// 'b'", as for more: one of them is wanted, not both.
+  @Test func twoValidValuesAreOneOrTheOther() {
+    #expect(
+      ParserWording.translated(
+        "The value 'x' is invalid for '--mode <mode>'. Please provide one of 'a' and 'b'.")
+        == "The value 'x' is invalid for '--mode <mode>'. Please provide one of 'a' or 'b'.")
+  }
+
   @Test func everyOptionIsParsed() throws {
     let command = try parse([
       "-t", "2.5", "--delay", "1", "-P", "message", "-I", "prompt", "-x",

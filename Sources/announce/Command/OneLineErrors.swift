@@ -45,13 +45,14 @@ enum OneLineErrors {
   /// `message` as one line: `announce: <what is wrong> (see announce --help).`
   ///
   /// ArgumentParser lists the valid values of an option one per line, each after a dash;
-  /// they become `a, b or c`, because a screen reader would read every dash aloud.
+  /// they become `a, b or c`, because a screen reader would read every dash aloud. Its own
+  /// sentences are said in the locale's language where ``ParserWording`` knows them.
   static func sentence(_ message: String, commandName: String) -> String {
     var parts: [String] = []
     var items: [String] = []
     func endList() {
       guard let last = items.popLast() else { return }
-      parts.append(items.isEmpty ? last : items.joined(separator: ", ") + " or " + last)
+      parts.append(ChoiceList.words(items + [last], printed: true))
       items = []
     }
     for line in message.split(whereSeparator: \.isNewline).map({ $0.trimmingWhiteSpace }) {
@@ -62,11 +63,11 @@ enum OneLineErrors {
       endList()
       guard !line.isEmpty, !line.hasPrefix("Usage:"), !line.hasPrefix("See '") else { continue }
       if line.hasPrefix("Error: ") {
-        parts.append(String(line.dropFirst(7)))
+        parts.append(ParserWording.translated(String(line.dropFirst(7))))
       } else if line.hasPrefix("Help: ") {
         parts.append(String(line.dropFirst(6)))
       } else {
-        parts.append(line)
+        parts.append(ParserWording.translated(String(line)))
       }
     }
     endList()

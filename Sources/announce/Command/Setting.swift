@@ -97,25 +97,16 @@ extension ValueRule where Value: CaseIterable & RawRepresentable<String> {
   /// One of the enumeration's names, in any case: `IMPORTANT` is `important`.
   static var choice: ValueRule {
     ValueRule(
-      description: "one of " + ValueRule.list(Value.allCases.map(\.rawValue)),
+      description: "one of " + ChoiceList.words(Value.allCases.map(\.rawValue)),
       printedDescription: {
         localized(
-          "one of {choices}", ["choices": ValueRule.list(Value.allCases.map(\.rawValue), printed: true)])
+          "one of {choices}", ["choices": ChoiceList.words(Value.allCases.map(\.rawValue), printed: true)])
       },
       example: Value.allCases.first?.rawValue ?? "",
       parse: { Value(rawValue: $0.lowercased()) },
       fromJSON: { $0.string.flatMap { Value(rawValue: $0.lowercased()) } },
       show: { JSONValue.quoted($0.rawValue) }, toJSON: { EventJSON.quoted($0.rawValue) },
       kind: { $0.string != nil })
-  }
-
-  /// `a, b or c`; `printed`, in the language of the locale.
-  private static func list(_ names: [String], printed: Bool = false) -> String {
-    guard let last = names.last else { return "" }
-    guard names.count > 1 else { return last }
-    let first = names.dropLast().joined(separator: ", ")
-    // TRANSLATORS: the end of a list of values, such as "low, normal or high".
-    return printed ? localized("{first} or {last}", ["first": first, "last": last]) : first + " or " + last
   }
 }
 
@@ -380,7 +371,7 @@ extension DurationText {
   static func optionValue(_ text: String) throws -> Double {
     if text.hasPrefix("-"), let seconds = seconds(in: String(text.dropFirst())) { return -seconds }
     guard let seconds = seconds(in: text) else {
-      throw ValidationError("it is not a duration, such as 3, 90s or 1m")
+      throw ValidationError(localized("it is not a duration, such as 3, 90s or 1m"))
     }
     return seconds
   }
