@@ -52,7 +52,7 @@ enum OneLineErrors {
     var items: [String] = []
     func endList() {
       guard let last = items.popLast() else { return }
-      parts.append(ChoiceList.words(items + [last], printed: true))
+      parts.append(ListWords.either(items + [last], printed: true))
       items = []
     }
     for line in message.split(whereSeparator: \.isNewline).map({ $0.trimmingWhiteSpace }) {

@@ -97,10 +97,10 @@ extension ValueRule where Value: CaseIterable & RawRepresentable<String> {
   /// One of the enumeration's names, in any case: `IMPORTANT` is `important`.
   static var choice: ValueRule {
     ValueRule(
-      description: "one of " + ChoiceList.words(Value.allCases.map(\.rawValue)),
+      description: "one of " + ListWords.either(Value.allCases.map(\.rawValue)),
       printedDescription: {
         localized(
-          "one of {choices}", ["choices": ChoiceList.words(Value.allCases.map(\.rawValue), printed: true)])
+          "one of {choices}", ["choices": ListWords.either(Value.allCases.map(\.rawValue), printed: true)])
       },
       example: Value.allCases.first?.rawValue ?? "",
       parse: { Value(rawValue: $0.lowercased()) },

@@ -16,7 +16,7 @@ extension VoiceMismatch {
       // TRANSLATORS: {modules} is a list of names, such as "espeak-ng, festival and dummy".
       return localized(
         "speech-dispatcher has no output module \"{module}\"; it has {modules}.",
-        ["module": name, "modules": Self.printedList(modules)])
+        ["module": name, "modules": modules.isEmpty ? localized("none") : ListWords.all(modules)])
     case .noVoice(let name, let module, let count):
       // TRANSLATORS: {command} is a command line, such as announce --list-voices --module espeak-ng.
       return localized(
@@ -32,12 +32,4 @@ extension VoiceMismatch {
     }
   }
 
-  /// `a`, `a and b`, `a, b and c`, with the locale's word for "and".
-  private static func printedList(_ names: [String]) -> String {
-    guard let last = names.last else { return localized("none") }
-    let rest = names.dropLast()
-    guard !rest.isEmpty else { return last }
-    // TRANSLATORS: the end of a list of names, such as "espeak-ng, festival and dummy".
-    return localized("{names} and {last}", ["names": rest.joined(separator: ", "), "last": last])
-  }
 }

@@ -45,7 +45,7 @@ struct SettingsCheck {
           ? localized("No ANNOUNCE_ variable is set, so announce uses its defaults.")
           : localized(
             "The ANNOUNCE_ variables set are all valid: {variables}.",
-            ["variables": ShellHookCheck.printedList(set)]),
+            ["variables": ListWords.all(set)]),
         facts: [("variables", .texts(set))])
     ]
   }

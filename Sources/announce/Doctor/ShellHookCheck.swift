@@ -78,7 +78,7 @@ struct ShellHookCheck {
     } else if ignored.isEmpty {
       ignoring = localized("ignores no program")
     } else {
-      ignoring = localized("ignores {programs}", ["programs": Self.printedList(ignored)])
+      ignoring = localized("ignores {programs}", ["programs": ListWords.all(ignored)])
     }
     return DoctorLine(
       check: "shell-hook", finding: .fine,
@@ -101,19 +101,6 @@ struct ShellHookCheck {
       default: ("eval \"$(announce init bash)\"", "~/.bashrc")
       }
     return localized("add {line} to {file}", ["line": line, "file": file])
-  }
-
-  /// `a`, `a and b`, `a, b and c`.
-  static func spokenList(_ items: [String]) -> String {
-    guard let last = items.last else { return "" }
-    return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
-  }
-
-  /// ``spokenList(_:)`` in the language of the locale.
-  static func printedList(_ items: [String]) -> String {
-    guard let last = items.last, items.count > 1 else { return items.last ?? "" }
-    return localized(
-      "{items} and {last}", ["items": items.dropLast().joined(separator: ", "), "last": last])
   }
 
   /// Whether `ancestor` is the parent of this process or one of its ancestors, from

@@ -229,7 +229,7 @@ struct SpokenTestCheck {
     if let volume = voice.volume {
       parts.append(localized("the volume {volume}", ["volume": String(volume)]))
     }
-    return ShellHookCheck.printedList(parts)
+    return ListWords.all(parts)
   }
 
   /// The line when check 2 found the daemon not answering.

@@ -37,7 +37,7 @@ struct TmuxCheck {
       check: "tmux", finding: .fine,
       said: localized(
         "tmux speaks the {alerts} alerts of windows you are not looking at.",
-        ["alerts": ShellHookCheck.printedList(kinds)]),
+        ["alerts": ListWords.all(kinds)]),
       facts: [("alerts", .texts(kinds))])
   }
 

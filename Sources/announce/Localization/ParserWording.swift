@@ -43,7 +43,7 @@ enum ParserWording {
         .filter { $0.offset % 2 == 1 }.map { "'\($0.element)'" }
       return localized(
         "The value '{value}' is invalid for '{option}'. Please provide one of {values}.",
-        ["value": field[0], "option": field[1], "values": ChoiceList.words(values, printed: true)])
+        ["value": field[0], "option": field[1], "values": ListWords.either(values, printed: true)])
     }
     if let field = fields(of: line, start + ["': ", ""]) {
       return localized(
