@@ -6,9 +6,7 @@ extension BrailleUnavailable {
   /// core's word for word (`SpeechdConnectWordsTests` holds them to it), and the outcome log
   /// records the core's English. libbrlapi's own reason stays as it says it.
   var printedMessage: String {
-    let text = localizedMessage
-    EnglishOriginals.remember(text, english: message)
-    return text
+    EnglishOriginals.remembering(localizedMessage, english: message)
   }
 
   private var localizedMessage: String {

@@ -6,9 +6,8 @@ extension SpeechdConnectError {
   /// English message is the core's sentence word for word (`SpeechdConnectWordsTests`
   /// holds them to it), and the outcome log records the core's English.
   var printedSentence: String {
-    let text = localizedSentence
-    EnglishOriginals.remember(text, english: sentence(forwardingWith: RunFailure.howToForward))
-    return text
+    EnglishOriginals.remembering(
+      localizedSentence, english: sentence(forwardingWith: RunFailure.howToForward))
   }
 
   private var localizedSentence: String {

@@ -5,9 +5,7 @@ extension VoiceMismatch {
   /// person; each English message is the core's sentence word for word
   /// (`SpeechdConnectWordsTests` holds them to it).
   var printedSentence: String {
-    let text = localizedSentence
-    EnglishOriginals.remember(text, english: sentence(howToList: Announce.howToListVoices))
-    return text
+    EnglishOriginals.remembering(localizedSentence, english: sentence(howToList: Announce.howToListVoices))
   }
 
   private var localizedSentence: String {

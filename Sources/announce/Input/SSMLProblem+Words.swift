@@ -5,9 +5,7 @@ extension SSMLProblem {
   /// English is the core's word for word (`SpeechdConnectWordsTests` holds them to it), and the
   /// outcome log and `--json` keep it.
   var printedPhrase: String {
-    let text = localizedPhrase
-    EnglishOriginals.remember(text, english: phrase)
-    return text
+    EnglishOriginals.remembering(localizedPhrase, english: phrase)
   }
 
   private var localizedPhrase: String {

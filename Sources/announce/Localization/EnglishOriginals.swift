@@ -12,6 +12,12 @@ enum EnglishOriginals {
     originals.withLock { $0[printed] = english }
   }
 
+  /// `printed`, once it is remembered as saying `english`.
+  static func remembering(_ printed: String, english: String) -> String {
+    remember(printed, english: english)
+    return printed
+  }
+
   /// The English of `line`, a line made in the locale's language; `line` itself when it
   /// was made in English or not by announce.
   static func english(of line: String) -> String {

@@ -129,9 +129,7 @@ struct Wording: Sendable {
 
 /// `message` in the language of the locale, for a line printed for a person.
 func localized(_ message: String) -> String {
-  let text = Wording.printed.localized(message)
-  EnglishOriginals.remember(text, english: message)
-  return text
+  EnglishOriginals.remembering(Wording.printed.localized(message), english: message)
 }
 
 /// `singular` or `plural` in the language of the locale, in the form for `count`.
@@ -145,8 +143,7 @@ func localized(_ message: String, _ values: KeyValuePairs<String, String>) -> St
   let text = filled(localized(message), Array(values))
   // A value made by localized itself, such as an address in words, is English in the English.
   let englishValues = values.map { (key: $0.key, value: EnglishOriginals.english(of: $0.value)) }
-  EnglishOriginals.remember(text, english: filled(message, englishValues))
-  return text
+  return EnglishOriginals.remembering(text, english: filled(message, englishValues))
 }
 
 /// `template` with its placeholders filled in, in one pass, so that a value holding
