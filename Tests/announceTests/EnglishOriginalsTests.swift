@@ -1,0 +1,30 @@
+import Testing
+
+@testable import announce
+
+/// The English of the lines made in another language is kept for the newest lines only,
+/// so that a long run does not keep every line it printed.
+@Suite(.serialized) struct EnglishOriginalsTests {
+  @Test func onlyTheNewestLinesAreKept() {
+    let run = "englishOriginals-\(UInt64.random(in: 0...UInt64.max))"
+    let lines = (0...EnglishOriginals.limit).map { "\(run) Zeile \($0)" }
+    for (index, line) in lines.enumerated() {
+      EnglishOriginals.remember(line, english: "\(run) line \(index)")
+    }
+    #expect(EnglishOriginals.english(of: lines[0]) == lines[0])
+    #expect(EnglishOriginals.english(of: lines[1]) == "\(run) line 1")
+    #expect(
+      EnglishOriginals.english(of: lines[EnglishOriginals.limit]) == "\(run) line \(EnglishOriginals.limit)")
+  }
+
+  @Test func aLineRememberedAgainIsKeptOnce() {
+    let run = "englishOriginals-\(UInt64.random(in: 0...UInt64.max))"
+    EnglishOriginals.remember("\(run) Hallo", english: "\(run) Hello")
+    for index in 0..<(EnglishOriginals.limit - 1) {
+      EnglishOriginals.remember("\(run) Hallo", english: "\(run) Hello")
+      EnglishOriginals.remember("\(run) Zeile \(index)", english: "\(run) line \(index)")
+    }
+    // The first line was remembered once, so the limit's worth of lines after it has not pushed it out.
+    #expect(EnglishOriginals.english(of: "\(run) Hallo") == "\(run) Hello")
+  }
+}
