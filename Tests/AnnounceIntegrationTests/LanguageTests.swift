@@ -270,7 +270,11 @@ extension SpeakingTests {
       "\(braille.standardError)")
 
     let doctor = try run(
-      ["doctor", "--address", "unix_socket:/nonexistent"], locale: "de_DE.UTF-8",
+      [
+        "doctor", "--address",
+        "unix_socket:" + NSTemporaryDirectory() + "announce-printed-\(getpid())-none.sock",
+      ],
+      locale: "de_DE.UTF-8",
       ["BRLAPI_HOST": ":77", "ANNOUNCE_BRAILLE": "on"])
     #expect(
       doctor.standardOutput.contains(
@@ -317,7 +321,9 @@ extension SpeakingTests {
     // A missed announcement's reason, in a few words.
     let missedState = state + "-missed"
     defer { try? FileManager.default.removeItem(atPath: missedState) }
-    let unreachable = ["XDG_STATE_HOME": missedState, "SPEECHD_ADDRESS": "unix_socket:/nonexistent"]
+    let unreachable = [
+      "XDG_STATE_HOME": missedState, "SPEECHD_ADDRESS": "unix_socket:\(missedState)/none.sock",
+    ]
     _ = try run(["Hallo"], locale: "de_DE.UTF-8", unreachable)
     let missed = try run(["history", "--missed"], locale: "de_DE.UTF-8", unreachable)
     #expect(
@@ -451,18 +457,27 @@ extension SpeakingTests {
   }
 
   @Test func anUnreachableDaemonIsSaidInTheLocalesLanguage() throws {
-    let address = ["SPEECHD_ADDRESS": "unix_socket:/nonexistent"]
-    let german = try run(["Hallo"], locale: "de_DE.UTF-8", address)
+    // Only paths this test made: what connect() answers at a path outside them depends on
+    // the machine (a directory there answers "connection refused", nothing there "no such
+    // file or directory").
+    let directory = NSTemporaryDirectory() + "announce-unreachable-\(getpid())-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(
+      atPath: directory + "/refusing", withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let missing = ["SPEECHD_ADDRESS": "unix_socket:\(directory)/none.sock"]
+    let german = try run(["Hallo"], locale: "de_DE.UTF-8", missing)
     #expect(german.status == 69)
     #expect(
       german.standardError
-        == "announce konnte speech-dispatcher unter dem Unix-Socket /nonexistent nicht erreichen: connection refused; starten Sie speech-dispatcher unter dieser Adresse, oder korrigieren Sie die Adresse oder SPEECHD_ADDRESS.\n"
+        == "announce konnte speech-dispatcher unter dem Unix-Socket \(directory)/none.sock nicht erreichen: no such file or directory; starten Sie speech-dispatcher unter dieser Adresse, oder korrigieren Sie die Adresse oder SPEECHD_ADDRESS.\n"
     )
-    let plain = try run(["Hallo"], locale: "C", address)
+    // A directory at the socket's path: connect() refuses at once.
+    let refusing = ["SPEECHD_ADDRESS": "unix_socket:\(directory)/refusing"]
+    let plain = try run(["Hallo"], locale: "C", refusing)
     #expect(plain.status == 69)
     #expect(
       plain.standardError
-        == "announce could not reach speech-dispatcher at the unix socket /nonexistent: connection refused; start speech-dispatcher at that address, or correct the address or SPEECHD_ADDRESS.\n"
+        == "announce could not reach speech-dispatcher at the unix socket \(directory)/refusing: connection refused; start speech-dispatcher at that address, or correct the address or SPEECHD_ADDRESS.\n"
     )
   }
 
