@@ -5,7 +5,7 @@ Speaks SSML texts with a mark at every sentence boundary, placed in several ways
 over a raw SSIP connection to $SPEECHD_ADDRESS (unix_socket:PATH), and counts the
 marks reported. Run it against the private test stack:
 
-    Tests/Support/teststack start /tmp/s && env $(cat /tmp/s/env) bench/marks.py
+    s=$(mktemp -d /tmp/s.XXXXXX) && Tests/Support/teststack start "$s" && env $(cat "$s"/env) bench/marks.py
 """
 import os, socket, sys, time
 

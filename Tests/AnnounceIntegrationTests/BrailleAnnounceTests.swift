@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnnouncerTesting
 
 extension SpeakingTests {
   /// `announce --braille` and `--braille-only` themselves, against the real brltty of the
@@ -238,7 +239,7 @@ extension SpeakingTests {
       defer { try? FileManager.default.removeItem(atPath: state) }
       let alone = [
         "XDG_STATE_HOME": state, "ANNOUNCE_BRAILLE": "only",
-        "SPEECHD_ADDRESS": "unix_socket:/nonexistent/speechd.sock",
+        "SPEECHD_ADDRESS": "unix_socket:" + UnusedPath.file("speechd.sock"),
       ]
       var away = stack.clientEnvironment(alone)
       away["BRLAPI_HOST"] = ":announce-none-\(getpid())"
@@ -275,7 +276,7 @@ extension SpeakingTests {
       let running = try start(
         ["--braille-only", "--braille-flash", "1", "--when-done", "\(sleeper.pid)", "Backup finished"],
         brltty,
-        ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/speechd.sock"])
+        ["SPEECHD_ADDRESS": "unix_socket:" + UnusedPath.file("speechd.sock")])
       #expect(brltty.waitUntilShown("Backup finished", within: 10))
       #expect(Date().timeIntervalSince(started) >= 1.9, "shown before the process ended")
       sleeper.waitUntilEnded()
@@ -292,7 +293,7 @@ extension SpeakingTests {
       let brltty = try brlttyWithScreenReader()
       let environment = environment(
         brltty,
-        ["XDG_STATE_HOME": state, "SPEECHD_ADDRESS": "unix_socket:/nonexistent/speechd.sock"])
+        ["XDG_STATE_HOME": state, "SPEECHD_ADDRESS": "unix_socket:" + UnusedPath.file("speechd.sock")])
       let result = try Command.run(
         Command.announce, ["--braille-only", "--braille-flash", "1", "--detach", "Upload finished"],
         environment: environment)
@@ -371,7 +372,8 @@ extension SpeakingTests {
       let result = try Command.run(
         Command.announce, ["doctor", "--json"],
         environment: environment(
-          brltty, ["ANNOUNCE_BRAILLE": "only", "SPEECHD_ADDRESS": "unix_socket:/nonexistent/speechd.sock"]),
+          brltty,
+          ["ANNOUNCE_BRAILLE": "only", "SPEECHD_ADDRESS": "unix_socket:" + UnusedPath.file("speechd.sock")]),
         timeout: 60)
       #expect(result.status == 0, "\(result.standardOutput)")
       let speech = result.standardOutput.split(separator: "\n").first { $0.contains("\"check\":\"speech\"") }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnnouncerTesting
 
 /// The command's contract that needs no speech: usage errors, the man page, an unreachable daemon.
 @Suite struct CommandTests {
@@ -39,13 +40,13 @@ import Testing
   }
 
   @Test func anUnreachableDaemonExits69QuicklyWithOneSentenceNamingTheAddress() throws {
-    let result = try announce(
-      ["Saved"], environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/announce.sock"])
+    let socket = UnusedPath.file("announce.sock")
+    let result = try announce(["Saved"], environment: ["SPEECHD_ADDRESS": "unix_socket:" + socket])
     #expect(result.status == 69)
     #expect(result.seconds < 2)
     let lines = result.standardError.split(separator: "\n")
     #expect(lines.count == 1)
-    #expect(result.standardError.contains("/nonexistent/announce.sock"))
+    #expect(result.standardError.contains(socket))
     #expect(result.standardError.contains("start speech-dispatcher"))
   }
 }
@@ -54,7 +55,7 @@ extension CommandTests {
   @Test(arguments: ["<speak>Hi <b>", "plain text", "<voice>x</voice>"])
   func invalidSSMLExits65BeforeSpeaking(document: String) throws {
     let result = try announce(
-      ["--ssml", document], environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/x.sock"])
+      ["--ssml", document], environment: ["SPEECHD_ADDRESS": "unix_socket:" + UnusedPath.file("x.sock")])
     #expect(result.status == 65)
     #expect(result.standardError.hasPrefix("Bad input: The SSML"))
     #expect(result.standardError.split(separator: "\n").count == 1)
@@ -72,7 +73,7 @@ extension CommandTests {
 
   @Test func quietPrintsNothingOnStandardError() throws {
     let result = try announce(
-      ["--quiet", "Saved"], environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/x.sock"])
+      ["--quiet", "Saved"], environment: ["SPEECHD_ADDRESS": "unix_socket:" + UnusedPath.file("x.sock")])
     #expect(result.status == 69)
     #expect(result.standardError.isEmpty)
   }
@@ -210,7 +211,7 @@ extension CommandTests {
 @Suite struct SubcommandDispatchTests {
   func announce(_ arguments: [String]) throws -> Command.Result {
     var environment = ProcessInfo.processInfo.environment
-    environment["SPEECHD_ADDRESS"] = "unix_socket:/nonexistent/dispatch.sock"
+    environment["SPEECHD_ADDRESS"] = "unix_socket:" + UnusedPath.file("dispatch.sock")
     return try Command.run(Command.announce, arguments, environment: environment)
   }
 

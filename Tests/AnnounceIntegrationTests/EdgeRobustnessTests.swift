@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnnouncerTesting
 
 extension SpeakingTests {
   /// Issue #39 items 6, 8 and 9 on the real stack: a relative HOME writes nothing where
@@ -102,10 +103,16 @@ extension SpeakingTests {
     @Test func aDetachWhoseBackgroundProcessCannotStartIsRecordedAsMissed() throws {
       let directory = try freshDirectory("spawn")
       defer { try? FileManager.default.removeItem(atPath: directory) }
-      // A short path to announce, so that the child's start is the longer one.
-      let link = "/tmp/ae-\(getpid())"
-      try? FileManager.default.removeItem(atPath: link)
-      try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Command.announce)
+      // A short path to announce, so that the child's start is the longer one: a link of
+      // this test's own in /tmp (TMPDIR may be long), under a new name as mkstemp picks one,
+      // so that it never takes the place of another's file.
+      let template = "/tmp/aeXXXXXX"
+      var link = ""
+      repeat {
+        let letters = "abcdefghijklmnopqrstuvwxyz0123456789"
+        link = template.dropLast(6) + String((0..<6).map { _ in letters.randomElement()! })
+      } while symlink(Command.announce, link) != 0 && errno == EEXIST
+      #expect(FileManager.default.fileExists(atPath: link), "no link to announce at \(link): errno \(errno)")
       defer { try? FileManager.default.removeItem(atPath: link) }
       // The same lengths in the search and the real run: an address nobody listens on,
       // and a state directory, each as long as the real one.
@@ -192,7 +199,7 @@ extension SpeakingTests.WhenDone {
     let state = NSTemporaryDirectory() + "announce-nodaemon-\(getpid())-\(UUID().uuidString.prefix(8))"
     defer { try? FileManager.default.removeItem(atPath: state) }
     let environment = stack.clientEnvironment([
-      "XDG_STATE_HOME": state, "SPEECHD_ADDRESS": "unix_socket:/nonexistent/speechd.sock",
+      "XDG_STATE_HOME": state, "SPEECHD_ADDRESS": "unix_socket:" + UnusedPath.file("speechd.sock"),
     ])
     let sleeper = try Sleeper(seconds: 60)
     defer { sleeper.kill() }

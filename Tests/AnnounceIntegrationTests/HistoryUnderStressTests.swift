@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnnouncerTesting
 
 extension SpeakingTests {
   /// Issue 32 items 2 and 7 with the real binary, as separate processes: a flood of
@@ -10,7 +11,7 @@ extension SpeakingTests {
     init() throws { stack = try TestStack.shared.get() }
 
     /// An address where no daemon listens: a run there records its texts as missed at once.
-    static let nowhere = ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/speechd.sock"]
+    static let nowhere = ["SPEECHD_ADDRESS": "unix_socket:" + UnusedPath.file("speechd.sock")]
 
     func environment(state: String, _ extra: [String: String] = [:]) -> [String: String] {
       var environment = stack.clientEnvironment(["XDG_STATE_HOME": state])

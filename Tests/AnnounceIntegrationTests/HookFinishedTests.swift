@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnnouncerTesting
 
 /// `announce hook-finished` where no speech is needed: what it decides and what it logs.
 @Suite struct HookFinishedTests {
@@ -24,16 +25,17 @@ import Testing
   @Test func aShortCommandIsNotAnnouncedAndNothingIsLogged() throws {
     let (result, entries) = try hookFinished(
       ["--status", "0", "--milliseconds", "9000", "--", "make"],
-      environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/x.sock"])
+      environment: ["SPEECHD_ADDRESS": "unix_socket:" + UnusedPath.file("x.sock")])
     #expect(result.status == 0, "\(result.standardError)")
     #expect(entries.isEmpty)
   }
 
   /// The sentence is recorded as missed, for replay, and the failure as an error.
   @Test func anUnreachableDaemonIsLoggedAsAnErrorAndItsSentenceAsMissed() throws {
+    let socket = UnusedPath.file("hook.sock")
     let (result, entries) = try hookFinished(
       ["--status", "2", "--milliseconds", "12000", "--", "make test"],
-      environment: ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/hook.sock"])
+      environment: ["SPEECHD_ADDRESS": "unix_socket:" + socket])
     #expect(result.status == 69)
     #expect(entries.count == 2, "\(entries)")
     // The missed record goes through the history's writer thread and the error line is
@@ -43,7 +45,7 @@ import Testing
     #expect(missed?["reason"] as? String == "unreachable", "\(entries)")
     #expect((missed?["text"] as? String)?.contains("make test") == true)
     #expect(error?["status"] as? Int == 69, "\(entries)")
-    #expect((error?["text"] as? String)?.contains("/nonexistent/hook.sock") == true)
+    #expect((error?["text"] as? String)?.contains(socket) == true)
   }
 
   @Test func anInvalidVariableIsLoggedWithTheSentenceThatWasNotSpoken() throws {
@@ -70,7 +72,7 @@ extension HookFinishedTests {
     try earlier.write(toFile: log, atomically: false, encoding: .utf8)
     var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ANNOUNCE_") }
     environment["XDG_STATE_HOME"] = directory
-    environment["SPEECHD_ADDRESS"] = "unix_socket:/nonexistent/full.sock"
+    environment["SPEECHD_ADDRESS"] = "unix_socket:" + UnusedPath.file("full.sock")
     environment["ANNOUNCE"] = Command.announce
     let run = #"exec "$ANNOUNCE" hook-finished --status 2 --milliseconds 12000 -- make test"#
     // 1 KiB leaves room for the start of the error record only. SIGXFSZ is ignored, as

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnnouncerTesting
 
 extension SpeakingTests {
   /// Issue 32 items 1, 4 and 10 on the real stack: an announcement that never reached
@@ -11,7 +12,7 @@ extension SpeakingTests {
     init() throws { stack = try TestStack.shared.get() }
 
     /// An address where no daemon listens.
-    static let nowhere = ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/speechd.sock"]
+    static let nowhere = ["SPEECHD_ADDRESS": "unix_socket:" + UnusedPath.file("speechd.sock")]
 
     func environment(state: String, _ extra: [String: String] = [:]) -> [String: String] {
       var environment = stack.clientEnvironment(["XDG_STATE_HOME": state])

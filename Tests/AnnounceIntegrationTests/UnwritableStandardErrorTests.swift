@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnnouncerTesting
 
 /// A standard error that cannot be written must not end the run: the command exits with
 /// the status of what happened, not by a trap (SIGILL, 132).
@@ -39,7 +40,7 @@ import Testing
     defer { if ends[1] >= 0 { close(ends[1]) } }
     let spawn = ChildSignals()
     var environment = ProcessInfo.processInfo.environment
-    environment["SPEECHD_ADDRESS"] = "unix_socket:/nonexistent/announce.sock"
+    environment["SPEECHD_ADDRESS"] = "unix_socket:" + UnusedPath.file("announce.sock")
     let argv = ([Command.announce] + arguments).map { strdup($0) } + [nil]
     let environmentList = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import AnnouncerTesting
 
 /// Every usage error is one line on standard error, because a screen reader reads every line.
 extension CommandTests {
-  static let nowhere = ["SPEECHD_ADDRESS": "unix_socket:/nonexistent/announce.sock"]
+  static let nowhere = ["SPEECHD_ADDRESS": "unix_socket:" + UnusedPath.file("announce.sock")]
 
   @Test(
     arguments: [

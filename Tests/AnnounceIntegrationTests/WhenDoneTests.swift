@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnnouncerTesting
 
 /// A process for `--when-done` to wait for: `sleep`, started with a clean signal mask
 /// and reaped here, not by ``Running/wait(timeout:)``, so that the test sees the moment it ends.
@@ -244,7 +245,7 @@ extension SpeakingTests.Detached {
   func announce(_ arguments: [String], as user: [String] = []) throws -> Command.Result {
     var environment = ProcessInfo.processInfo.environment
     // Had announce connected, it would say so: a bad PID must be found first.
-    environment["SPEECHD_ADDRESS"] = "unix_socket:/nonexistent/when-done.sock"
+    environment["SPEECHD_ADDRESS"] = "unix_socket:" + UnusedPath.file("when-done.sock")
     environment["XDG_STATE_HOME"] = NSTemporaryDirectory() + "announce-when-done-\(getpid())"
     if user.isEmpty { return try Command.run(Command.announce, arguments, environment: environment) }
     return try Command.run(

@@ -83,7 +83,7 @@ import Testing
   }
 
   @Test func aServiceThatCannotBeReachedIsUnavailableAndAnAddressThatIsNoneIsAUsageError() async throws {
-    let address = try #require(SpeechdAddress.parse("unix_socket:/nonexistent/speechd.sock"))
+    let address = try #require(SpeechdAddress.parse("unix_socket:" + UnusedPath.file("speechd.sock")))
     let unreachable = UnreachableService(error: .unreachable(address, detail: "No such file or directory"))
     let result = await AnnounceRun(request(["Saved"], log: nil), service: unreachable).result()
     #expect(

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import announce
+import AnnouncerTesting
 
 /// announce's own reader of compiled catalogs, which serves a language glibc's gettext
 /// will not answer in (glibc 2.39 and later under C.UTF-8), and its plural rules.
@@ -46,7 +47,7 @@ import Testing
   @Test func whatIsNotACatalogIsRefused() {
     #expect(CatalogFile(bytes: Array("not a catalog at all".utf8)) == nil)
     #expect(CatalogFile(bytes: [0xde, 0x12, 0x04, 0x95, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 28]) == nil)
-    #expect(CatalogFile(path: "/nonexistent/announce.mo") == nil)
+    #expect(CatalogFile(path: UnusedPath.file("announce.mo")) == nil)
   }
 }
 

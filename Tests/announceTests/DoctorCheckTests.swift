@@ -3,37 +3,41 @@ import AnnouncerCore
 import Testing
 
 @testable import announce
+import AnnouncerTesting
 
 /// The checks of `announce doctor` whose findings need no daemon.
 @Suite struct DoctorCheckTests {
   // MARK: Address
 
   @Test func theAddressNamesWhereItCameFrom() {
-    let environment = ["XDG_RUNTIME_DIR": "/run/user/7"]
+    let runtime = UnusedPath.folder()
+    let socket = UnusedPath.file("s.sock")
+    let environment = ["XDG_RUNTIME_DIR": runtime]
     let given = AddressCheck(explicit: "inet_socket:example.org:7000", environment: environment).run()
     #expect(
       given.line.sentence
         == "announce looks for speech-dispatcher at example.org port 7000, given with --address.")
     #expect(given.address == .inetSocket(host: "example.org", port: 7000))
     let fromVariable = AddressCheck(
-      explicit: nil, environment: environment.merging(["SPEECHD_ADDRESS": "unix_socket:/tmp/s.sock"]) { $1 }
+      explicit: nil, environment: environment.merging(["SPEECHD_ADDRESS": "unix_socket:" + socket]) { $1 }
     ).run()
-    #expect(fromVariable.line.sentence.hasSuffix("the unix socket /tmp/s.sock, from SPEECHD_ADDRESS."))
+    #expect(fromVariable.line.sentence.hasSuffix("the unix socket \(socket), from SPEECHD_ADDRESS."))
     let byDefault = AddressCheck(explicit: nil, environment: environment).run()
     #expect(
       byDefault.line.sentence.contains(
-        "/run/user/7/speech-dispatcher/speechd.sock, the default for this user"))
+        "\(runtime)/speech-dispatcher/speechd.sock, the default for this user"))
     #expect(byDefault.line.finding == .fine)
   }
 
   @Test func anSSHSessionWithoutAForwardFallsBackToTheDefaultAndSaysSo() {
-    let environment = ["XDG_RUNTIME_DIR": "/nonexistent-doctor-test", "SSH_CONNECTION": "1 2 3 4"]
+    let runtime = UnusedPath.folder()
+    let environment = ["XDG_RUNTIME_DIR": runtime, "SSH_CONNECTION": "1 2 3 4"]
     let result = AddressCheck(explicit: nil, environment: environment).run()
     #expect(
       result.address
-        == .unixSocket(path: "/nonexistent-doctor-test/speech-dispatcher/speechd.sock", isUserDefault: true))
+        == .unixSocket(path: "\(runtime)/speech-dispatcher/speechd.sock", isUserDefault: true))
     #expect(
-      result.line.sentence.contains("forwards no socket to /nonexistent-doctor-test/announce-speechd.sock"))
+      result.line.sentence.contains("forwards no socket to \(runtime)/announce-speechd.sock"))
   }
 
   @Test func aBadSPEECHD_ADDRESSMeansSpeechCannotBeHeard() {
@@ -135,22 +139,24 @@ import Testing
       """
     #expect(TmuxCheck.alertsSpoken(in: hooks) == ["bell", "activity"])
     #expect(TmuxCheck.alertsSpoken(in: "alert-bell[0] display-message ding\n").isEmpty)
-    #expect(TmuxCheck.socket(environment: ["TMUX": "/tmp/tmux-0/default,123,0"]) == "/tmp/tmux-0/default")
+    let tmux = UnusedPath.file("default")
+    #expect(TmuxCheck.socket(environment: ["TMUX": "\(tmux),123,0"]) == tmux)
     #expect(TmuxCheck.socket(environment: [:]) == nil)
   }
 
   @Test func aTmuxWithoutOurHooksIsInformationAndOneThatDoesNotAnswerToo() {
-    let none = TmuxCheck(socket: "/s", tmux: { _ in "alert-bell[0] display-message ding\n" }).run()
+    let socket = UnusedPath.file("default")
+    let none = TmuxCheck(socket: socket, tmux: { _ in "alert-bell[0] display-message ding\n" }).run()
     #expect(none.finding == .notInUse)
     #expect(none.sentence.contains("announce init tmux >> ~/.tmux.conf"))
-    let silent = TmuxCheck(socket: "/s", tmux: { _ in nil }).run()
+    let silent = TmuxCheck(socket: socket, tmux: { _ in nil }).run()
     #expect(silent.finding == .notInUse)
   }
 
   // MARK: Outcome log
 
   @Test func aStateDirectoryThatIsAFileMakesTheLogUnwritable() throws {
-    let file = "/tmp/announce-doctor-test-\(getpid())"
+    let file = NSTemporaryDirectory() + "announce-doctor-test-\(getpid())-\(UUID().uuidString)"
     #expect(FileManager.default.createFile(atPath: file, contents: Data()))
     defer { try? FileManager.default.removeItem(atPath: file) }
     let line = OutcomeLogCheck(environment: ["XDG_STATE_HOME": file]).run()
@@ -173,7 +179,8 @@ import Testing
     #expect(line.sentence.hasPrefix("HOME=\(home) is not an absolute path"))
     #expect(!FileManager.default.fileExists(atPath: home), "doctor made \(home) in the current directory")
     // An invalid ANNOUNCE_HISTORY is named as a run names it, too.
-    let invalid = OutcomeLogCheck(environment: ["HOME": "/nonexistent", "ANNOUNCE_HISTORY": "maybe"]).run()
+    let invalid = OutcomeLogCheck(environment: ["HOME": UnusedPath.folder(), "ANNOUNCE_HISTORY": "maybe"])
+      .run()
     #expect(invalid.finding == .somethingElseBroken)
     #expect(invalid.sentence.hasPrefix("ANNOUNCE_HISTORY=maybe is not on or off"), "\(invalid.sentence)")
   }

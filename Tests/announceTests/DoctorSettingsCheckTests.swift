@@ -3,6 +3,11 @@ import Foundation
 import Testing
 
 @testable import announce
+import AnnouncerTesting
+
+/// The folder that every path in these tests starts from: nothing makes it, so the system
+/// answers the same there on every machine (CONTRIBUTING.md, "Tests name only their own paths").
+private let testRoot = UnusedPath.folder()
 
 /// Doctor's check of the `ANNOUNCE_` variables: every one the code reads, through the
 /// parser a run uses.
@@ -25,7 +30,7 @@ import Testing
 
   @Test(arguments: sortedBadValues)
   func aValueARunCannotUseNamesItsVariableAndIsBroken(variable: String, value: String) {
-    let lines = SettingsCheck(environment: ["HOME": "/home/a", variable: value]).run()
+    let lines = SettingsCheck(environment: ["HOME": "\(testRoot)/home/a", variable: value]).run()
     #expect(lines.count == 1, "\(lines.map(\.sentence))")
     let line = try? #require(lines.first)
     #expect(line?.finding == .somethingElseBroken)
@@ -67,7 +72,8 @@ import Testing
 
   @Test func validValuesAreListedAndFine() {
     let lines = SettingsCheck(environment: [
-      "ANNOUNCE_RATE": "20", "ANNOUNCE_MODULE": "espeak-ng", "ANNOUNCE_SHELL_HOOK": "bash\t1", "HOME": "/h",
+      "ANNOUNCE_RATE": "20", "ANNOUNCE_MODULE": "espeak-ng", "ANNOUNCE_SHELL_HOOK": "bash\t1",
+      "HOME": "\(testRoot)/h",
     ]).run()
     #expect(lines.count == 1)
     #expect(lines.first?.finding == .fine)
@@ -130,7 +136,8 @@ struct FixedVoiceListing: VoiceListing {
   func outputModules() async throws(SpeechdConnectError) -> [String] { modules }
   func synthesisVoices(module: String?) async throws(SpeechdConnectError) -> [SynthesisVoice] {
     if fails {
-      throw .notAnswering(.unixSocket(path: "/run/s.sock", isUserDefault: false), within: .seconds(2))
+      throw .notAnswering(
+        .unixSocket(path: "\(testRoot)/run/s.sock", isUserDefault: false), within: .seconds(2))
     }
     return voices
   }

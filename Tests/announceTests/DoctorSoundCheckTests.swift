@@ -1,12 +1,17 @@
 import Testing
 
 @testable import announce
+import AnnouncerTesting
+
+/// The folder that every path in these tests starts from: nothing makes it, so the system
+/// answers the same there on every machine (CONTRIBUTING.md, "Tests name only their own paths").
+private let testRoot = UnusedPath.folder()
 
 /// Doctor's sound check, with the answers of pactl and wpctl written out: a sink that
 /// plays to nobody means speech cannot be heard, whatever speech-dispatcher reported.
 @Suite struct DoctorSoundCheckTests {
   static let pulseInfo = """
-    Server String: /run/user/1000/pulse/native
+    Server String: \(testRoot)/run/user/1000/pulse/native
     Server Name: pulseaudio
     Server Version: 16.1
     Default Sink: alsa_output.pci-0000_00_1f.3.analog-stereo

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import announce
+import AnnouncerTesting
 
 /// The log keeps what the history shows: through floods of rejected or giant input,
 /// under contention, and it names a full disk or another user's directory as they are.
@@ -34,7 +35,7 @@ import Testing
   }
 
   @Test func aGiantTextIsKeptAsItsStart() throws {
-    let recorder = HistoryRecorder(log: OutcomeLog(path: "/nonexistent/log.jsonl"), terminal: nil)
+    let recorder = HistoryRecorder(log: OutcomeLog(path: UnusedPath.file("log.jsonl")), terminal: nil)
     let text = String(repeating: "word ", count: 300_000)
     let event = AnnouncerEvent(
       announcement: AnnouncementID(1), text: "word", attempt: 1, time: .seconds(1), kind: .gaveUp(.noRetry))

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import announce
+import AnnouncerTesting
 
 /// Issue #39 items 4 and 5: a claim that cannot be written speaks nothing, a read that
 /// straddles a rotation does not replay twice, the lock is free while the log is parsed,
@@ -26,7 +27,7 @@ import Testing
     ) async throws(SpeechdConnectError) -> (announcer: Announcer, voices: (any VoiceListing)?) {
       asked.add()
       throw .unreachable(
-        .unixSocket(path: "/nonexistent/speechd.sock", isUserDefault: false),
+        .unixSocket(path: UnusedPath.file("speechd.sock"), isUserDefault: false),
         detail: "No such file or directory")
     }
   }
@@ -98,7 +99,7 @@ import Testing
       let service = CountingService()
       let replay = try ReplayCommand.parse(["--quiet"])
       let results = await replay.replay(
-        environment: ["XDG_STATE_HOME": state, "HOME": "/nonexistent"], service: service)
+        environment: ["XDG_STATE_HOME": state, "HOME": UnusedPath.folder()], service: service)
       #expect(service.asked.value == 0, "the replay tried to speak")
       #expect(ExitStatus.of(results) == 1)
       guard case .failed(let failure)? = results.first, results.count == 1 else {

@@ -4,6 +4,11 @@ import Glibc
 import Testing
 
 @testable import announce
+import AnnouncerTesting
+
+/// The folder that every path in these tests starts from: nothing makes it, so the system
+/// answers the same there on every machine (CONTRIBUTING.md, "Tests name only their own paths").
+private let testRoot = UnusedPath.folder()
 
 /// Issue #39: a rotation that cannot write keeps both files, the carry keeps the genuine
 /// missed announcements first, replay honours claims and names a log it cannot read.
@@ -73,7 +78,7 @@ import Testing
   }
 
   @Test func aFileSizeLimitIsNamedAsOne() {
-    let log = OutcomeLog(path: "/state/announce/log.jsonl")
+    let log = OutcomeLog(path: "\(testRoot)/state/announce/log.jsonl")
     let sentence = log.sentence(for: .system(EFBIG))
     #expect(sentence.contains("(File too large)") && sentence.contains("ulimit -f"), "\(sentence)")
     #expect(!sentence.contains("space"))
@@ -98,7 +103,7 @@ import Testing
     try FileManager.default.createSymbolicLink(
       atPath: state + "/announce/log.jsonl", withDestinationPath: "/etc/hostname")
     let replay = try ReplayCommand.parse(["--quiet"])
-    let results = await replay.replay(environment: ["XDG_STATE_HOME": state, "HOME": "/nonexistent"])
+    let results = await replay.replay(environment: ["XDG_STATE_HOME": state, "HOME": UnusedPath.folder()])
     #expect(ExitStatus.of(results) == 1)
     guard case .failed(let failure)? = results.first else {
       Issue.record("\(results)")
@@ -114,8 +119,8 @@ import Testing
     let history = History(lines: [error, error])
     #expect(history.errorLines == 2 && history.outcomes.isEmpty)
     #expect(
-      HistoryCommand.nothing(missed: true, since: nil, anything: false, errorLines: 2, path: "/l")
-        == "No announcement was missed: /l holds no announcement, only 2 error lines of runs that failed as a whole."
+      HistoryCommand.nothing(missed: true, since: nil, anything: false, errorLines: 2, path: "\(testRoot)/l")
+        == "No announcement was missed: \(testRoot)/l holds no announcement, only 2 error lines of runs that failed as a whole."
     )
   }
 

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import announce
+import AnnouncerTesting
 
 /// The history: the record format, what is missed, claims, and the words of `announce history`.
 @Suite struct HistoryRecordTests {
@@ -16,7 +17,7 @@ import Testing
     replays: String? = nil
   ) throws -> (line: String, record: HistoryRecord) {
     let recorder = HistoryRecorder(
-      log: OutcomeLog(path: "/nonexistent/log.jsonl"), replays: replays, terminal: nil)
+      log: OutcomeLog(path: UnusedPath.file("log.jsonl")), replays: replays, terminal: nil)
     let event = AnnouncerEvent(
       announcement: AnnouncementID(7), text: "a part", attempt: 2, time: .seconds(3), kind: kind, part: 2,
       parts: 3)

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import announce
+import AnnouncerTesting
+
+/// The folder that every path in these tests starts from: nothing makes it, so the system
+/// answers the same there on every machine (CONTRIBUTING.md, "Tests name only their own paths").
+private let testRoot = UnusedPath.folder()
 
 /// The words of the shell hook: durations, templates, the ignore list, prefixes, shortening.
 @Suite struct HookMessageTests {
@@ -124,9 +129,9 @@ import Testing
 @Suite struct ShellHookTextTests {
   @Test(arguments: ShellInit.Shell.allCases)
   func theHookCallsThisAnnounceByItsQuotedPath(shell: ShellInit.Shell) {
-    let script = ShellHook.script(for: shell, announce: "/opt/it's here/announce")
+    let script = ShellHook.script(for: shell, announce: "\(testRoot)/opt/it's here/announce")
     let quoted =
-      shell == .fish ? "'/opt/it\\'s here/announce'" : "'/opt/it'\\''s here/announce'"
+      shell == .fish ? "'\(testRoot)/opt/it\\'s here/announce'" : "'\(testRoot)/opt/it'\\''s here/announce'"
     #expect(script.contains(quoted), "\(script)")
     #expect(script.contains("hook-finished"))
   }
@@ -165,20 +170,21 @@ import Testing
 @Suite struct SSHInitTests {
   @Test func theLinesForwardTheLocalSocketToTheConventionalServerPath() {
     let text = SSHConfigLines.text(
-      host: "build.example.org", remotePath: "/run/user/1001/announce-speechd.sock",
-      local: .unixSocket(path: "/run/user/1000/speech-dispatcher/speechd.sock", isUserDefault: true))
+      host: "build.example.org", remotePath: "\(testRoot)/run/user/1001/announce-speechd.sock",
+      local: .unixSocket(
+        path: "\(testRoot)/run/user/1000/speech-dispatcher/speechd.sock", isUserDefault: true))
     #expect(
       text == """
         # announce: speech from build.example.org is heard on this machine. From: announce init ssh build.example.org
         # "StreamLocalBindUnlink yes" in the sshd_config of build.example.org lets a login replace a forward an old one left.
         Host build.example.org
-            RemoteForward /run/user/1001/announce-speechd.sock /run/user/1000/speech-dispatcher/speechd.sock
+            RemoteForward \(testRoot)/run/user/1001/announce-speechd.sock \(testRoot)/run/user/1000/speech-dispatcher/speechd.sock
 
         """)
     let overTCP = SSHConfigLines.text(
-      host: "h", remotePath: "/run/user/1/announce-speechd.sock",
+      host: "h", remotePath: "\(testRoot)/run/user/1/announce-speechd.sock",
       local: .inetSocket(host: "127.0.0.1", port: 6560))
-    #expect(overTCP.contains("RemoteForward /run/user/1/announce-speechd.sock 127.0.0.1:6560\n"))
+    #expect(overTCP.contains("RemoteForward \(testRoot)/run/user/1/announce-speechd.sock 127.0.0.1:6560\n"))
   }
 
   @Test func theHostIsRequiredAndTheRemoteUIDOptional() throws {

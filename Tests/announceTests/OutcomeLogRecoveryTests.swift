@@ -3,6 +3,11 @@ import Foundation
 import Testing
 
 @testable import announce
+import AnnouncerTesting
+
+/// The folder that every path in these tests starts from: nothing makes it, so the system
+/// answers the same there on every machine (CONTRIBUTING.md, "Tests name only their own paths").
+private let testRoot = UnusedPath.folder()
 
 /// The outcome log after a crash cut its last line, and a log that cannot be written.
 @Suite struct OutcomeLogRecoveryTests {
@@ -103,13 +108,13 @@ import Testing
 @Suite struct OutcomeLogPathMessageTests {
   @Test(arguments: [["--detach", "--json", "x"], ["--detach", "--verbose", "x"]])
   func theUsageErrorOfDetachWithOutputNamesTheLogUnderXDGStateHome(arguments: [String]) {
-    let environment = ["XDG_STATE_HOME": "/srv/state", "HOME": "/home/someone"]
+    let environment = ["XDG_STATE_HOME": "\(testRoot)/srv/state", "HOME": "\(testRoot)/home/someone"]
     do {
       _ = try Announce.parse(arguments).request(environment: environment)
       Issue.record("\(arguments) was accepted")
     } catch {
       let message = Announce.message(for: error)
-      #expect(message.contains("/srv/state/announce/log.jsonl"), "\(message)")
+      #expect(message.contains("\(testRoot)/srv/state/announce/log.jsonl"), "\(message)")
       #expect(!message.contains("~/.local/state"), "\(message)")
     }
   }

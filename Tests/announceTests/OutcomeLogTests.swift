@@ -3,6 +3,11 @@ import Foundation
 import Testing
 
 @testable import announce
+import AnnouncerTesting
+
+/// The folder that every path in these tests starts from: nothing makes it, so the system
+/// answers the same there on every machine (CONTRIBUTING.md, "Tests name only their own paths").
+private let testRoot = UnusedPath.folder()
 
 /// The log of detached runs: what goes in, where it is, and its rotation.
 @Suite struct OutcomeLogTests {
@@ -88,9 +93,15 @@ import Testing
   }
 
   @Test(arguments: [
-    (["XDG_STATE_HOME": "/state", "HOME": "/home/u"], "/state/announce/log.jsonl"),
-    (["XDG_STATE_HOME": "relative", "HOME": "/home/u"], "/home/u/.local/state/announce/log.jsonl"),
-    (["HOME": "/home/u"], "/home/u/.local/state/announce/log.jsonl"),
+    (
+      ["XDG_STATE_HOME": "\(testRoot)/state", "HOME": "\(testRoot)/home/u"],
+      "\(testRoot)/state/announce/log.jsonl"
+    ),
+    (
+      ["XDG_STATE_HOME": "relative", "HOME": "\(testRoot)/home/u"],
+      "\(testRoot)/home/u/.local/state/announce/log.jsonl"
+    ),
+    (["HOME": "\(testRoot)/home/u"], "\(testRoot)/home/u/.local/state/announce/log.jsonl"),
   ])
   func theLogLivesInTheStateDirectory(environment: [String: String], expected: String) {
     #expect(OutcomeLog.defaultPath(environment: environment) == expected)
@@ -123,7 +134,7 @@ import Testing
     #expect(!child.outcomes.json && !child.outcomes.verbose && child.work == .speak)
     #expect(
       child.outcomes.unattended
-        && child.outcomes.history?.path == "/home/someone/.local/state/announce/log.jsonl")
+        && child.outcomes.history?.path == "\(testRoot)/home/someone/.local/state/announce/log.jsonl")
     let run = AnnounceRun(child)
     let sinks = run.sinks()
     #expect(sinks.count == 1)
@@ -146,7 +157,7 @@ import Testing
   }
 
   /// A home for the requests of these tests, whose logs are never written.
-  static let home = ["HOME": "/home/someone"]
+  static let home = ["HOME": "\(testRoot)/home/someone"]
 }
 
 /// The log's local timestamps, written without Foundation's formatters.

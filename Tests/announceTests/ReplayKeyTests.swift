@@ -1,6 +1,11 @@
 import Testing
 
 @testable import announce
+import AnnouncerTesting
+
+/// The folder that every path in these tests starts from: nothing makes it, so the system
+/// answers the same there on every machine (CONTRIBUTING.md, "Tests name only their own paths").
+private let testRoot = UnusedPath.folder()
 
 /// `--replay-key`: only keys of the documented grammar reach a shell's start-up.
 @Suite struct ReplayKeyTests {
@@ -33,8 +38,8 @@ import Testing
       #expect(Announce.exitCode(for: error).rawValue == 64)
       #expect(Announce.message(for: error).hasPrefix("HOME=. is not an absolute path"))
     }
-    _ = try parse(["HOME": ".", "XDG_STATE_HOME": "/tmp/state"])
+    _ = try parse(["HOME": ".", "XDG_STATE_HOME": "\(testRoot)/tmp/state"])
     _ = try parse(["HOME": ".", "ANNOUNCE_HISTORY": "off"])
-    _ = try parse(["HOME": "/home/someone"])
+    _ = try parse(["HOME": "\(testRoot)/home/someone"])
   }
 }

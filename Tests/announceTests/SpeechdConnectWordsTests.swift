@@ -3,16 +3,21 @@ import Glibc
 import Testing
 
 @testable import announce
+import AnnouncerTesting
+
+/// The folder that every path in these tests starts from: nothing makes it, so the system
+/// answers the same there on every machine (CONTRIBUTING.md, "Tests name only their own paths").
+private let testRoot = UnusedPath.folder()
 
 /// The command words the core's failures for a person in the locale's language; under
 /// the C locale of the tests, each is the core's English word for word, as before.
 @Suite struct SpeechdConnectWordsTests {
   static let socket = SpeechdAddress.unixSocket(
-    path: "/run/user/1000/speech-dispatcher/speechd.sock", isUserDefault: true)
-  static let chosen = SpeechdAddress.unixSocket(path: "/tmp/s.sock", isUserDefault: false)
+    path: "\(testRoot)/run/user/1000/speech-dispatcher/speechd.sock", isUserDefault: true)
+  static let chosen = SpeechdAddress.unixSocket(path: "\(testRoot)/tmp/s.sock", isUserDefault: false)
   static let tcp = SpeechdAddress.inetSocket(host: "example.org", port: 6560)
   static let detail =
-    "Error: Can't connect to unix socket /x: No such file or directory. Autospawn: Autospawn failed."
+    "Error: Can't connect to unix socket \(testRoot)/x: No such file or directory. Autospawn: Autospawn failed."
 
   static let failures: [SpeechdConnectError] = [
     .invalidAddress("bogus", source: "SPEECHD_ADDRESS"),
@@ -21,10 +26,11 @@ import Testing
     .notAnswering(chosen, within: .seconds(2)), .notAnswering(tcp, within: .milliseconds(1500)),
     .notAnswering(chosen, within: .seconds(1)),
     .notAccepting(chosen, within: .seconds(2)), .notAccepting(tcp, within: .seconds(2)),
-    .forwardHung(path: "/tmp/f.sock", acceptsConnections: true),
-    .forwardHung(path: "/tmp/f.sock", acceptsConnections: false),
-    .staleForward(path: "/tmp/f.sock", removed: true), .staleForward(path: "/tmp/f.sock", removed: false),
-    .nothingForwarded(forwardedPath: "/tmp/f.sock", local: socket, detail: detail),
+    .forwardHung(path: "\(testRoot)/tmp/f.sock", acceptsConnections: true),
+    .forwardHung(path: "\(testRoot)/tmp/f.sock", acceptsConnections: false),
+    .staleForward(path: "\(testRoot)/tmp/f.sock", removed: true),
+    .staleForward(path: "\(testRoot)/tmp/f.sock", removed: false),
+    .nothingForwarded(forwardedPath: "\(testRoot)/tmp/f.sock", local: socket, detail: detail),
   ]
 
   @Test(arguments: failures)
@@ -55,7 +61,7 @@ import Testing
     .openToOthers(mode: 0o777),
   ])
   func theCLocalesTurnsSentenceIsTheCoresEnglish(problem: TurnsUnavailable.Problem) {
-    let unavailable = TurnsUnavailable(directory: "/run/user/1000/announce", problem: problem)
+    let unavailable = TurnsUnavailable(directory: "\(testRoot)/run/user/1000/announce", problem: problem)
     #expect(unavailable.printedMessage == unavailable.message)
   }
 
@@ -112,7 +118,7 @@ import Testing
       DetachError(code: EAGAIN).description
         == "Could not start the background process for --detach: Resource temporarily unavailable; run announce without --detach."
     )
-    let directory = "/tmp/announce-words-\(getpid())"
+    let directory = UnusedPath.folder()  // made here, and removed below
     mkdir(directory, 0o700)
     defer {
       unlink(directory + "/log.jsonl")

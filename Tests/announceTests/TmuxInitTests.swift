@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import announce
+import AnnouncerTesting
+
+/// The folder that every path in these tests starts from: nothing makes it, so the system
+/// answers the same there on every machine (CONTRIBUTING.md, "Tests name only their own paths").
+private let testRoot = UnusedPath.folder()
 
 /// `announce init tmux` and `announce tmux-alert`: the printed configuration, the
 /// sentence, and the rate limit, with times given rather than waited for.
@@ -102,9 +107,10 @@ import Testing
   }
 
   @Test func aPathWithQuotesDollarsAndHashesIsEscapedForTmuxTheFormatAndTheShell() {
-    let text = configuration(announce: "/opt/it's \"odd\" $HOME #{pid}/announce")
+    let text = configuration(announce: "\(testRoot)/opt/it's \"odd\" $HOME #{pid}/announce")
     #expect(
-      text.contains(#"run-shell -b "'/opt/it'\\''s \"odd\" \$HOME ##{pid}/announce' tmux-alert bell"#),
+      text.contains(
+        #"run-shell -b "'\#(testRoot)/opt/it'\\''s \"odd\" \$HOME ##{pid}/announce' tmux-alert bell"#),
       "\(text)")
   }
 
@@ -182,8 +188,10 @@ import Testing
   }
 
   @Test func theStateFileLivesBesideTheOutcomeLog() {
-    let limit = AlertRateLimit.forUser(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"])
-    #expect(limit?.path == "/s/announce/tmux-alerts")
+    let limit = AlertRateLimit.forUser(environment: [
+      "XDG_STATE_HOME": "\(testRoot)/s", "HOME": "\(testRoot)/h",
+    ])
+    #expect(limit?.path == "\(testRoot)/s/announce/tmux-alerts")
   }
 
   /// A relative HOME would put the file wherever tmux runs the hook, as plain announce
@@ -192,6 +200,7 @@ import Testing
   @Test func aRelativeHomeGivesNoStateFile() {
     #expect(AlertRateLimit.forUser(environment: ["HOME": "relative/home"]) == nil)
     #expect(
-      AlertRateLimit.forUser(environment: ["HOME": "/h"])?.path == "/h/.local/state/announce/tmux-alerts")
+      AlertRateLimit.forUser(environment: ["HOME": "\(testRoot)/h"])?.path
+        == "\(testRoot)/h/.local/state/announce/tmux-alerts")
   }
 }

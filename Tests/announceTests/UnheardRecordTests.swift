@@ -2,6 +2,7 @@ import AnnouncerCore
 import Testing
 
 @testable import announce
+import AnnouncerTesting
 
 /// Issue 32 items 1 and 4 without a daemon: texts that never reached speech-dispatcher are
 /// recorded as missed, and a replay whose recorded module is gone speaks with the default.
@@ -11,7 +12,7 @@ import Testing
   }
 
   func unreachable() throws -> UnreachableService {
-    let address = try #require(SpeechdAddress.parse("unix_socket:/nonexistent/speechd.sock"))
+    let address = try #require(SpeechdAddress.parse("unix_socket:" + UnusedPath.file("speechd.sock")))
     return UnreachableService(error: .unreachable(address, detail: "No such file or directory"))
   }
 

@@ -2,7 +2,7 @@
 
 Run it through bench/run or bench/soak; see `bench/run --help`. Standard library
 only. Everything runs against private stacks from Tests/Support/teststack in a
-directory /tmp/announce-bench-*, which is stopped and removed at the end, even
+directory that mkdtemp makes under /tmp (announce-bench-XXXXXX), which is stopped and removed at the end, even
 on Ctrl-C: on Debian 12's speech-dispatcher, and for the figures that depend on
 it also on Debian 13's (TESTSTACK_RELEASE=13). Only processes this package
 started are ever signalled.

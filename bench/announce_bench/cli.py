@@ -10,7 +10,7 @@ import sys
 
 from .relay import SSIPRelay
 from .report import HOME_RELEASE, RELEASES, ReleaseFigures, Results, machine, print_table, write_markdown
-from .scenarios import (FLOOD_RSS_GOAL, Context, measure_cold_start, measure_core, measure_detach, measure_failure,
+from .scenarios import (FLOOD_RSS_GOAL, Context, measure_cold_start, measure_core, measure_long_line, measure_detach, measure_failure,
                         measure_flood_rss, measure_overhead, measure_retry)
 from .soak import soak
 from .stats import say
@@ -96,6 +96,7 @@ def measure_speechd_figures(ctx, figures):
     figures.overhead = measure_overhead(ctx)
     ctx.relay = SSIPRelay(ctx.ws.path(f"p{ctx.release}.sock"), ctx.address.split(":", 1)[1])
     figures.cold = measure_cold_start(ctx)
+    figures.long_line = measure_long_line(ctx)
     figures.retry = measure_retry(ctx)
     ctx.relay.close()
 

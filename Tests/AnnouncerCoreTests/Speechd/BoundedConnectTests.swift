@@ -5,6 +5,10 @@ import Testing
 
 @testable import AnnouncerCore
 
+/// The folder that every path in these tests starts from: nothing makes it, so the system
+/// answers the same there on every machine (CONTRIBUTING.md, "Tests name only their own paths").
+private let testRoot = UnusedPath.folder()
+
 /// Connecting within a deadline to listeners that take connections, refuse them, or never
 /// accept them (a full backlog, as a stopped daemon or sshd session leaves it).
 @Suite final class BoundedConnectTests {
@@ -126,24 +130,24 @@ import Testing
 
   @Test func theSentenceSaysItDoesNotAcceptAndWhatToDo() {
     let unix = SpeechdConnectError.notAccepting(
-      .unixSocket(path: "/run/user/7/speech-dispatcher/speechd.sock", isUserDefault: false),
+      .unixSocket(path: "\(testRoot)/run/user/7/speech-dispatcher/speechd.sock", isUserDefault: false),
       within: .seconds(2))
     #expect(
       unix.description
-        == "speech-dispatcher at the unix socket /run/user/7/speech-dispatcher/speechd.sock does not accept connections (none within 2 seconds), so it is stopped or hung; resume a stopped one with kill -CONT, or kill it and start it again."
+        == "speech-dispatcher at the unix socket \(testRoot)/run/user/7/speech-dispatcher/speechd.sock does not accept connections (none within 2 seconds), so it is stopped or hung; resume a stopped one with kill -CONT, or kill it and start it again."
     )
     let tcp = SpeechdConnectError.notAccepting(
       .inetSocket(host: "127.0.0.1", port: 6560), within: .seconds(2))
     #expect(tcp.description.hasPrefix("speech-dispatcher at 127.0.0.1 port 6560 does not accept connections"))
     #expect(tcp.description.contains("or a firewall drops them;"))
     let forward = SpeechdConnectError.forwardHung(
-      path: "/run/user/7/announce-speechd.sock", acceptsConnections: false)
+      path: "\(testRoot)/run/user/7/announce-speechd.sock", acceptsConnections: false)
     #expect(
       forward.sentence(forwardingWith: "the lines of some-command ssh")
-        == "announce found a speech-dispatcher socket forwarded over SSH at /run/user/7/announce-speechd.sock, but it does not accept connections, so the SSH session behind it is stopped or hung; end that session and log in again with the lines of some-command ssh, or set SPEECHD_ADDRESS."
+        == "announce found a speech-dispatcher socket forwarded over SSH at \(testRoot)/run/user/7/announce-speechd.sock, but it does not accept connections, so the SSH session behind it is stopped or hung; end that session and log in again with the lines of some-command ssh, or set SPEECHD_ADDRESS."
     )
     let silent = SpeechdConnectError.forwardHung(
-      path: "/run/user/7/announce-speechd.sock", acceptsConnections: true)
+      path: "\(testRoot)/run/user/7/announce-speechd.sock", acceptsConnections: true)
     for sentence in [unix.description, tcp.description, forward.description, silent.description] {
       #expect(!sentence.contains("\n"))
       #expect(sentence.hasSuffix(".") && !sentence.contains(". "), "\(sentence)")

@@ -6,19 +6,23 @@ import Testing
 
 /// Finding the speech-dispatcher of the user's own machine, forwarded over SSH.
 @Suite struct SpeechdRouteTests {
-  let underSSH = ["SSH_CONNECTION": "192.0.2.1 50000 192.0.2.2 22", "XDG_RUNTIME_DIR": "/run/user/7"]
+  /// A runtime folder that nothing makes: what the route finds there is the same everywhere.
+  let runtime = UnusedPath.folder()
+  var underSSH: [String: String] {
+    ["SSH_CONNECTION": "192.0.2.1 50000 192.0.2.2 22", "XDG_RUNTIME_DIR": runtime]
+  }
 
   @Test func underSSHWithoutAnAddressTheForwardedSocketComesBeforeTheLocalDefault() throws {
     #expect(
       try SpeechdRoute.resolve(nil, environment: underSSH, userID: 7)
         == .forwardedFirst(
-          path: "/run/user/7/announce-speechd.sock",
-          local: .unixSocket(path: "/run/user/7/speech-dispatcher/speechd.sock", isUserDefault: true)))
+          path: "\(runtime)/announce-speechd.sock",
+          local: .unixSocket(path: "\(runtime)/speech-dispatcher/speechd.sock", isUserDefault: true)))
   }
 
   @Test func withoutARuntimeDirectoryTheForwardedSocketIsInTmpNamedByUserID() throws {
     let route = try SpeechdRoute.resolve(
-      nil, environment: ["SSH_CONNECTION": "a b c d", "HOME": "/home/u"], userID: 1001)
+      nil, environment: ["SSH_CONNECTION": "a b c d", "HOME": UnusedPath.folder()], userID: 1001)
     guard case .forwardedFirst(let path, _) = route else {
       Issue.record("\(route)")
       return
@@ -28,30 +32,32 @@ import Testing
 
   @Test func anAddressGivenOrNoSSHSessionMeansExactlyThatAddress() throws {
     var withAddress = underSSH
-    withAddress["SPEECHD_ADDRESS"] = "unix_socket:/env.sock"
+    let socket = UnusedPath.file("env.sock")
+    withAddress["SPEECHD_ADDRESS"] = "unix_socket:" + socket
     #expect(
       try SpeechdRoute.resolve(nil, environment: withAddress, userID: 7)
-        == .address(.unixSocket(path: "/env.sock", isUserDefault: false)))
+        == .address(.unixSocket(path: socket, isUserDefault: false)))
     #expect(
       try SpeechdRoute.resolve("inet_socket", environment: underSSH, userID: 7)
         == .address(.inetSocket(host: "127.0.0.1", port: 6560)))
     #expect(
-      try SpeechdRoute.resolve(nil, environment: ["XDG_RUNTIME_DIR": "/run/user/7"], userID: 7)
-        == .address(.unixSocket(path: "/run/user/7/speech-dispatcher/speechd.sock", isUserDefault: true)))
+      try SpeechdRoute.resolve(nil, environment: ["XDG_RUNTIME_DIR": runtime], userID: 7)
+        == .address(.unixSocket(path: "\(runtime)/speech-dispatcher/speechd.sock", isUserDefault: true)))
   }
 
   @Test func theSentencesNameEveryPlaceLookedAtAndTheFix() {
     let nothing = SpeechdConnectError.nothingForwarded(
-      forwardedPath: "/run/user/7/announce-speechd.sock",
-      local: .unixSocket(path: "/run/user/7/speech-dispatcher/speechd.sock", isUserDefault: true),
+      forwardedPath: "\(runtime)/announce-speechd.sock",
+      local: .unixSocket(path: "\(runtime)/speech-dispatcher/speechd.sock", isUserDefault: true),
       detail:
-        "Error: Can't connect to unix socket /x: No such file or directory. Autospawn: Autospawn failed.")
+        "Error: Can't connect to unix socket \(runtime)/x: No such file or directory. Autospawn: Autospawn failed."
+    )
     #expect(
       nothing.sentence(forwardingWith: "the lines of some-command ssh")
-        == "announce found no speech-dispatcher socket forwarded over SSH at /run/user/7/announce-speechd.sock and could not reach speech-dispatcher at the unix socket /run/user/7/speech-dispatcher/speechd.sock: no such file or directory, and starting it failed; forward the one on your own machine with the lines of some-command ssh, or start speech-dispatcher here."
+        == "announce found no speech-dispatcher socket forwarded over SSH at \(runtime)/announce-speechd.sock and could not reach speech-dispatcher at the unix socket \(runtime)/speech-dispatcher/speechd.sock: no such file or directory, and starting it failed; forward the one on your own machine with the lines of some-command ssh, or start speech-dispatcher here."
     )
-    let stale = SpeechdConnectError.staleForward(path: "/run/user/7/announce-speechd.sock", removed: true)
-    #expect(stale.description.contains("/run/user/7/announce-speechd.sock"))
+    let stale = SpeechdConnectError.staleForward(path: "\(runtime)/announce-speechd.sock", removed: true)
+    #expect(stale.description.contains("\(runtime)/announce-speechd.sock"))
     #expect(stale.description.contains("announce removed it"))
     #expect(
       stale.sentence(forwardingWith: "the lines of some-command ssh").contains(

@@ -2,13 +2,19 @@ import Synchronization
 import Testing
 
 @testable import AnnouncerCore
+import AnnouncerTesting
+
+/// The folder that every path in these tests starts from: nothing makes it, so the system
+/// answers the same there on every machine (CONTRIBUTING.md, "Tests name only their own paths").
+private let testRoot = UnusedPath.folder()
 
 /// A daemon's lists, counting how often they are asked for; it stops answering on request.
 private final class CountingListing: VoiceListing {
   let asked = Mutex((modules: 0, voices: [String: Int](), defaults: 0))
   let answers = Mutex(true)
   static let silent = SpeechdConnectError.notAnswering(
-    .unixSocket(path: "/run/user/7/speech-dispatcher/speechd.sock", isUserDefault: true), within: .seconds(2))
+    .unixSocket(path: "\(testRoot)/run/user/7/speech-dispatcher/speechd.sock", isUserDefault: true),
+    within: .seconds(2))
 
   func defaultOutputModule() async throws(SpeechdConnectError) -> String {
     asked.withLock { $0.defaults += 1 }

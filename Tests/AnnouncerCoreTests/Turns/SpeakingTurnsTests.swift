@@ -5,6 +5,10 @@ import Testing
 
 @testable import AnnouncerCore
 
+/// The folder that every path in these tests starts from: nothing makes it, so the system
+/// answers the same there on every machine (CONTRIBUTING.md, "Tests name only their own paths").
+private let testRoot = UnusedPath.folder()
+
 /// The driver with a turn that another announcer holds, and the file-based
 /// turns that announce processes share.
 @Suite(.timeLimit(.minutes(1))) struct SpeakingTurnsTests {
@@ -178,8 +182,11 @@ import Testing
     #expect(mkdir(runtime, 0o700) == 0)
     defer { try? FileManager.default.removeItem(atPath: runtime) }
     let environment = ["XDG_RUNTIME_DIR": runtime]
-    let one = try SharedSpeakingTurns.forUser(address: "unix_socket:/a", environment: environment).get()
-    let other = try SharedSpeakingTurns.forUser(address: "unix_socket:/b", environment: environment).get()
+    let one = try SharedSpeakingTurns.forUser(address: "unix_socket:\(testRoot)/a", environment: environment)
+      .get()
+    let other = try SharedSpeakingTurns.forUser(
+      address: "unix_socket:\(testRoot)/b", environment: environment
+    ).get()
     #expect(one.directory != other.directory)
     #expect(one.directory.hasPrefix(runtime + "/announce/turns-"))
     #expect(one.tryTake())
@@ -329,7 +336,7 @@ import Testing
     #expect(mkdir(runtime + "/announce", 0o700) == 0)
     chmod(runtime + "/announce", 0o777)
     let result = SharedSpeakingTurns.forUser(
-      address: "unix_socket:/a", environment: ["XDG_RUNTIME_DIR": runtime])
+      address: "unix_socket:\(testRoot)/a", environment: ["XDG_RUNTIME_DIR": runtime])
     guard case .failure(let unavailable) = result else {
       Issue.record("coordination through a directory others can use")
       return
@@ -352,7 +359,7 @@ import Testing
     #expect(mkdir(runtime + "/announce", 0o700) == 0)
     #expect(chown(runtime + "/announce", 65534, 65534) == 0)
     let result = SharedSpeakingTurns.forUser(
-      address: "unix_socket:/a", environment: ["XDG_RUNTIME_DIR": runtime])
+      address: "unix_socket:\(testRoot)/a", environment: ["XDG_RUNTIME_DIR": runtime])
     guard case .failure(let unavailable) = result else {
       Issue.record("coordination through another user's directory")
       return
