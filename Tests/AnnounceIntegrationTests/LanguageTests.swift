@@ -315,7 +315,7 @@ extension SpeakingTests {
     let hook = try run(["init", "bash"], locale: "fr_FR.UTF-8", [:])
     #expect(
       hook.standardOutput.contains(
-        "echo 'announce : le crochet du shell demande bash 5 ou plus récent ; ceci est bash '\"$BASH_VERSION\"'.' >&2"
+        "echo 'announce : le hook shell nécessite bash 5 ou plus récent ; ce shell est bash '\"$BASH_VERSION\"'.' >&2"
       ), "\(hook.standardOutput)")
 
     // A missed announcement's reason, in a few words.
