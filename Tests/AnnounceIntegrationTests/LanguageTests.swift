@@ -204,7 +204,7 @@ extension SpeakingTests {
     let range = try run(["--rate", "500", "Hallo"], locale: "de_DE.UTF-8", [:])
     #expect(
       range.standardError
-        == "announce: --rate muss eine ganze Zahl zwischen -100 und 100 sein, nicht 500 (siehe announce --help).\n"
+        == "announce: --rate muss eine ganze Zahl von -100 bis 100 sein, nicht 500 (siehe announce --help).\n"
     )
     let plainRange = try run(["--rate", "500", "Hallo"], locale: "C", [:])
     #expect(
@@ -315,7 +315,7 @@ extension SpeakingTests {
     let hook = try run(["init", "bash"], locale: "fr_FR.UTF-8", [:])
     #expect(
       hook.standardOutput.contains(
-        "echo 'announce : le crochet du shell demande bash 5 ou plus récent ; ceci est bash '\"$BASH_VERSION\"'.' >&2"
+        "echo 'announce : le hook shell nécessite bash 5 ou plus récent ; ce shell est bash '\"$BASH_VERSION\"'.' >&2"
       ), "\(hook.standardOutput)")
 
     // A missed announcement's reason, in a few words.
@@ -354,11 +354,11 @@ extension SpeakingTests {
     let german = try run(arguments, locale: "de_DE.UTF-8", variables)
     let lines = german.standardOutput.split(separator: "\n").map(String.init)
     for expected in [
-      "ANNOUNCE_RATE=500 ist ungültig, erwartet wird eine ganze Zahl zwischen -100 und 100; setzen Sie einen gültigen Wert, etwa 50, oder entfernen Sie die Variable; bis dahin schlägt jeder Shell-Hook und jede tmux-Meldung mit Status 64 fehl und sagt nichts.",
+      "ANNOUNCE_RATE=500 ist ungültig, erwartet wird eine ganze Zahl von -100 bis 100; setzen Sie einen gültigen Wert, etwa 50, oder entfernen Sie die Variable; bis dahin schlägt jeder Shell-Hook und jede tmux-Meldung mit Status 64 fehl und sagt nichts.",
       "ANNOUNCE_MIN_SECONDS=soon ist ungültig, erwartet wird eine Dauer, etwa 10, 90s oder 1m, also verhält sich der Shell-Hook, als wäre die Variable nicht gesetzt; setzen Sie einen gültigen Wert, oder entfernen Sie die Variable.",
       "In dieser Shell ist kein Shell-Hook von announce aktiv; um zu hören, wann ein langer Befehl endet, fügen Sie eval \"$(announce init bash)\" zu ~/.bashrc hinzu.",
-      "Dies ist eine SSH-Sitzung, aber --address bestimmt, wohin die Sprache geht, also wird keine Weiterleitung gesucht.",
-      "Am letzten Tag ist kein Shell-Hook, kein tmux-Hook und keine Ansage im Hintergrund fehlgeschlagen.",
+      "Dies ist eine SSH-Sitzung, aber --address bestimmt, wohin die Sprachausgabe geht, also wird keine Weiterleitung gesucht.",
+      "In den letzten 24 Stunden ist kein Shell-Hook, kein tmux-Hook und keine Ansage im Hintergrund fehlgeschlagen.",
       "Ergebnisse und Verlauf werden in \(state)/announce/log.jsonl geführt, das beschreibbar ist.",
     ] {
       #expect(lines.contains(expected), "\(german.standardOutput)")
