@@ -80,8 +80,12 @@ final class AnnounceSession: StoppableChannel {
       case .success(let announcement):
         // A line of nothing but escape sequences is as blank as an empty one.
         if announcement.isSSML || SpeakableText.hasSpeech(announcement.text) {
-          let id = announcer.enqueue(announcement)
+          // The sinks, the braille channel among them, hear of it before the announcer
+          // takes it: one merged at once had its outcome reported before its flash and
+          // its history entry existed, which then waited for it for ever.
+          let id = announcer.nextID()
           for sink in sinks { sink.queued(announcement, as: id) }
+          announcer.enqueue(announcement, as: id)
         }
       case .failure(let error):
         rejected += 1
