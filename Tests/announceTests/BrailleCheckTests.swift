@@ -8,24 +8,26 @@ import Testing
   static let missing = BrailleUnavailable.noDisplay(address: "BrlAPI host :9")
 
   @Test func aDisplayThatAnswersIsFineWithItsCells() async {
-    let line = await BrailleCheck(mode: .on) { .success((address: "BrlAPI host :9", cells: 40)) }.run()
+    let line = await BrailleCheck(plan: DeliveryPlan(braille: .on)) {
+      .success((address: "BrlAPI host :9", cells: 40))
+    }.run()
     #expect(line.finding == .fine)
     #expect(line.sentence.contains("40 cells") && line.sentence.contains("BrlAPI host :9"))
     #expect(line.facts.contains { $0.0 == "cells" && $0.1 == .number(40) })
   }
 
   @Test func noDisplayWithBrailleOnlyMeansUndeliverableAndWithSpeechSomethingElse() async {
-    let only = await BrailleCheck(mode: .only) { .failure(Self.missing) }.run()
+    let only = await BrailleCheck(plan: DeliveryPlan(braille: .only)) { .failure(Self.missing) }.run()
     #expect(only.finding == .speechUnavailable)
     #expect(ExitStatus.of(DoctorOutcome.of([only.finding]).result) == 69)
-    let on = await BrailleCheck(mode: .on) { .failure(Self.missing) }.run()
+    let on = await BrailleCheck(plan: DeliveryPlan(braille: .on)) { .failure(Self.missing) }.run()
     #expect(on.finding == .somethingElseBroken)
     #expect(on.sentence == Self.missing.message)
   }
 
   @Test func theCheckIsMadeOnlyWhenBrailleIsAskedFor() {
-    #expect(BrailleCheck.mode(environment: [:]) == .off)
-    #expect(BrailleCheck.mode(environment: ["ANNOUNCE_BRAILLE": "off"]) == .off)
-    #expect(BrailleCheck.mode(environment: ["ANNOUNCE_BRAILLE": "only"]) == .only)
+    #expect(BrailleCheck.plan(environment: [:]) == .speech)
+    #expect(BrailleCheck.plan(environment: ["ANNOUNCE_BRAILLE": "off"]) == .speech)
+    #expect(BrailleCheck.plan(environment: ["ANNOUNCE_BRAILLE": "only"]) == DeliveryPlan(braille: .only))
   }
 }

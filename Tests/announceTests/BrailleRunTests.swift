@@ -27,7 +27,7 @@ struct ScriptedBrailleService: BrailleService {
   func request(_ texts: [String], mode: BrailleMode, log: OutcomeLog? = nil) -> AnnounceRequest {
     AnnounceRequest(
       input: .texts(texts), outcomes: AnnounceRequest.Outcomes(quiet: true, history: log),
-      braille: AnnounceRequest.Braille(mode: mode, timing: quick))
+      plan: DeliveryPlan(braille: mode), braille: AnnounceRequest.Braille(timing: quick))
   }
 
   @Test func brailleOnlyAcknowledgedWithAKeyIsDeliveredRecordedAndNeverReachesSpeech() async throws {
@@ -124,9 +124,9 @@ struct ScriptedBrailleService: BrailleService {
     let only = try AnnounceRequest.hook(
       speaking: "make finished", soundIcon: nil,
       environment: ["ANNOUNCE_BRAILLE": "only", "ANNOUNCE_TIMEOUT": "20"])
-    #expect(only.braille.mode == .only)
+    #expect(only.plan == DeliveryPlan(braille: .only))
     #expect(only.braille.limit == .seconds(20))
     let off = try AnnounceRequest.hook(speaking: "make finished", soundIcon: nil, environment: [:])
-    #expect(off.braille.mode == .off && off.braille.limit == nil)
+    #expect(off.plan == .speech && off.braille.limit == nil)
   }
 }

@@ -29,8 +29,8 @@ import Testing
   @Test func brailleFailuresCountOnlyWhereBrailleIsRequired() {
     let unavailable: [BrailleFailure] = [.unavailable, .notAnswering, .displayLost]
     let others: [BrailleFailure] = [.outOfTime, .speechFailed, .skipped, .cancelled]
-    let alone = DeliveryRule(mode: .only)
-    let withSpeech = DeliveryRule(mode: .on)
+    let alone = DeliveryPlan(braille: .only)
+    let withSpeech = DeliveryPlan(braille: .on)
     for failure in unavailable + others {
       let outcome = ChannelOutcome.braille(.notShown(failure))
       #expect(withSpeech.failure(of: outcome) == nil, "\(failure)")

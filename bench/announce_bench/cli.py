@@ -10,8 +10,8 @@ import sys
 
 from .relay import SSIPRelay
 from .report import HOME_RELEASE, RELEASES, ReleaseFigures, Results, machine, print_table, write_markdown
-from .scenarios import (FLOOD_RSS_GOAL, Context, measure_cold_start, measure_core, measure_long_line, measure_detach, measure_failure,
-                        measure_flood_rss, measure_overhead, measure_retry)
+from .scenarios import (FLOOD_RSS_GOAL, Context, measure_cold_start, measure_core, measure_detach, measure_failure,
+                        measure_flood_rss, measure_long_line, measure_overhead, measure_repeated_flood, measure_retry)
 from .soak import soak
 from .stats import say
 from .braille import measure_braille
@@ -107,6 +107,7 @@ def measure_others(ctx, res, soak_lines):
     res.lean = measure_lean(ctx)
     res.catalogs = measure_catalogs(ctx)
     res.flood = measure_flood_rss(ctx)
+    res.repeated = measure_repeated_flood(ctx)
     res.waiting = measure_waiting(ctx)
     if soak_lines:
         res.soak = soak(ctx, soak_lines)

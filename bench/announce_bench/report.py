@@ -12,7 +12,8 @@ from typing import Optional
 from .braille import Braille
 from .lean import Lean, lean_rows
 from .catalogs import Catalogs, catalog_rows
-from .scenarios import FLOOD_RSS_GOAL, ColdStart, Core, Detach, Failure, Flood, LongLine, Overhead, Retry
+from .scenarios import (FLOOD_RSS_GOAL, REPEATED_FLOOD_RATIO_GOAL, ColdStart, Core, Detach, Failure, Flood,
+                        LongLine, Overhead, RepeatedFlood, Retry)
 from .soak import Soak
 from .stats import MIB, ms, say, sec
 from .workspace import ROOT
@@ -57,6 +58,7 @@ class Results:
     detach: Optional[Detach] = None
     core: Optional[Core] = None
     flood: Optional[Flood] = None
+    repeated: Optional[RepeatedFlood] = None
     waiting: Optional[list] = None  # of waiting.WaitingRun
     soak: Optional[Soak] = None
     lean: Optional[Lean] = None
@@ -268,6 +270,11 @@ def table_rows(res):
     if fl:
         rows.append((f"6. Peak RSS, {fl.lines:,} stdin lines", f"{fl.peak / MIB:.1f} MiB", "n/a",
                      f"{fl.state}: {fl.accepted:,} lines written", "≤ 32 MiB", goal(fl.peak <= FLOOD_RSS_GOAL)))
+    rf = res.repeated
+    if rf:
+        rows.append((f"6. {rf.lines:,} identical stdin lines, history on vs off", f"{rf.ratio:.2f}×", "n/a",
+                     f"on {sec(rf.with_history)}, off {sec(rf.without_history)}", f"≤ {REPEATED_FLOOD_RATIO_GOAL}×",
+                     goal(rf.ratio <= REPEATED_FLOOD_RATIO_GOAL)))
     for w in res.waiting or []:
         rows.append((f"7. {w.waiting} processes waiting for turns, CPU", f"{w.cpu:.2f} s", "n/a",
                      f"{w.cpu_each_ms:.0f} ms each; wall {w.wall:.1f} s; {w.spoken} of {w.waiting} spoken"

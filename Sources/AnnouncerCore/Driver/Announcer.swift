@@ -152,6 +152,18 @@ public final class Announcer: Sendable {
     return id
   }
 
+  /// The id the next announcement queued will have, taken now, for ``enqueue(_:as:)``.
+  package func nextID() -> AnnouncementID { takeID() }
+
+  /// Queues `announcement` under `id`, which ``nextID()`` gave, without waiting.
+  ///
+  /// Whoever is told of `id` before this call hears of it before any of its events: an
+  /// announcement equal to one still waiting is merged, and its `merged` event published,
+  /// as soon as the queue takes it.
+  package func enqueue(_ announcement: Announcement, as id: AnnouncementID) {
+    loop.send(.enqueue(id, admitted(announcement), nil))
+  }
+
   /// `announcement` as the queue takes it: ``Announcement/asSpoken``, with the
   /// announcer's default retry window where it gave none.
   private func admitted(_ announcement: Announcement) -> Announcement {

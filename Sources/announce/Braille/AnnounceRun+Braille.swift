@@ -10,13 +10,13 @@ extension AnnounceRun {
   ///   host, after recording the TEXTs as missed, so that `replay` can show them later:
   ///   a hook's or a tmux alert's text was gone for good.
   func openBraille() async throws(RunFailure) -> BrailleFlasher? {
-    guard request.braille.mode != .off else { return nil }
+    guard request.plan.uses(.braille) else { return nil }
     switch await brailleService.flasher(
       timing: request.braille.timing, environment: request.connection.environment)
     {
     case .success(let flasher): return flasher
     case .failure(let unavailable):
-      if request.braille.mode == .only {
+      if request.plan.requires(.braille) {
         recordNotShown(because: .unavailable)
         throw .serviceUnavailable(unavailable.printedMessage)
       }
@@ -37,13 +37,13 @@ extension AnnounceRun {
     let sinks = self.sinks()
     let terminal = self.terminal
     let summary = Mutex(RunSummary())
-    let rule = DeliveryRule(mode: request.braille.mode)
+    let plan = request.plan
     let floodControl = (maxWaiting: request.maxQueue, wording: SpokenLanguage(for: request).floodSummary)
     let channel = BrailleChannel(
       flasher: flasher, sinks: sinks, terminal: terminal, floodControl: floodControl
     ) {
       _, text, outcome, _ in
-      if let failure = rule.failure(of: .braille(outcome)) { summary.withLock { $0.count(failure) } }
+      if let failure = plan.failure(of: .braille(outcome)) { summary.withLock { $0.count(failure) } }
       if outcome == .notShown(.outOfTime) {
         terminal.error(
           localized(

@@ -204,6 +204,9 @@ final class BrailleChannel: EventSink, StoppableChannel {
     book.flashes.withLock { $0.byAnnouncement.count + $0.announcements.count + $0.waiting.count }
   }
 
+  /// How many flashes are held until their speech ends. For tests.
+  var flashesAwaitingSpeech: Int { book.flashes.withLock { $0.byAnnouncement.count } }
+
   /// Gives the display back while the process is stopped (Control-Z).
   func suspend() async {
     await flasher.suspend()

@@ -3,8 +3,6 @@ import AnnouncerCore
 extension AnnounceRequest {
   /// Whether and how the run shows its announcements on a braille display.
   struct Braille: Sendable, Equatable {
-    /// Speech alone, speech and braille, or braille alone.
-    var mode = BrailleMode.off
     /// The reading pace and the shortest flash time.
     var timing = BrailleTiming()
     /// With `--braille-only`, the longest a message is held: the announcement's timeout,
@@ -19,17 +17,7 @@ extension AnnounceRequest {
       return timeout
     }
 
-    /// The braille a run started without options has: `ANNOUNCE_BRAILLE`, as the shell
-    /// hooks, tmux alerts and `replay` inherit it.
-    ///
-    /// - Throws: the usage error of a value that is not on, only or off.
-    init(environment: [String: String], limit: Duration? = nil) throws {
-      mode = try BrailleOptions.mode(environment: environment)
-      self.limit = Self.limit(forTimeout: limit)
-    }
-
-    init(mode: BrailleMode = .off, timing: BrailleTiming = BrailleTiming(), limit: Duration? = nil) {
-      self.mode = mode
+    init(timing: BrailleTiming = BrailleTiming(), limit: Duration? = nil) {
       self.timing = timing
       self.limit = Self.limit(forTimeout: limit)
     }

@@ -90,7 +90,8 @@ struct Announce: AsyncParsableCommand {
       throw ValidationError(localized("--input json reads standard input; give no TEXT, or \"-\"."))
     }
     // Braille alone shows each line as it comes; a JSON line's settings are for speech.
-    if input.format == .json, try braille.mode(environment: environment) == .only {
+    let plan = try DeliveryPlan(braille: braille, environment: environment)
+    if input.format == .json, !plan.uses(.speech) {
       throw ValidationError(
         localized(
           "--input json gives settings for speech, and braille alone shows plain lines; leave out --input json, or use --braille."
@@ -120,8 +121,9 @@ struct Announce: AsyncParsableCommand {
         json: output.json, verbose: output.verbose, quiet: output.quiet,
         history: records ? OutcomeLog.forUser(environment: environment) : nil,
         unattended: detach.isBackgroundHalf),
+      plan: plan,
       braille: AnnounceRequest.Braille(
-        mode: try braille.mode(environment: environment), timing: braille.timing,
+        timing: braille.timing,
         limit: announcerOptions.timeout.map { .seconds($0) }))
   }
 

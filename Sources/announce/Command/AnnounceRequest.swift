@@ -82,7 +82,9 @@ struct AnnounceRequest: Sendable {
   var connection = Connection()
   /// Where the outcomes go.
   var outcomes = Outcomes()
-  /// Whether the announcements go to the braille display too, or only there.
+  /// The channels the announcements go to, and which of them must deliver.
+  var plan = DeliveryPlan.speech
+  /// How the braille display shows them, when the plan uses it.
   var braille = Braille()
 
   /// Whether the announcements come from standard input.
@@ -120,7 +122,7 @@ extension AnnounceRequest {
       defaults.retryTimeout = .seconds(hookTimeout)
     }
     let records = try HistorySwitch.isOn(environment: environment)
-    let braille = try Braille(environment: environment, limit: timeout.map { .seconds($0) })
+    let plan = try DeliveryPlan(environment: environment)
     return AnnounceRequest(
       input: .texts([sentence]), defaults: defaults,
       maxQueue: try Settings.maxQueue.resolved(nil, environment: environment)
@@ -128,6 +130,6 @@ extension AnnounceRequest {
       connection: Connection(environment: environment),
       outcomes: Outcomes(
         history: records ? OutcomeLog.forUser(environment: environment) : nil, unattended: true),
-      braille: braille)
+      plan: plan, braille: Braille(limit: timeout.map { .seconds($0) }))
   }
 }

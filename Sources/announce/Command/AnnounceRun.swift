@@ -62,7 +62,7 @@ struct AnnounceRun {
     if request.work == .detach { return try await detach(passing: watched) }
     if let watched { return try await speakWhenEnded(watched) }
     let braille = try await openBraille()
-    if request.braille.mode == .only, let braille { return await showBrailleOnly(on: braille) }
+    if !request.plan.uses(.speech), let braille { return await showBrailleOnly(on: braille) }
     let terminal = self.terminal
     let speaker: (announcer: Announcer, voices: (any VoiceListing)?)
     do {
@@ -173,7 +173,7 @@ struct AnnounceRun {
     // The display follows the speech's queue as one more sink (`--braille`).
     let channel = braille.map { BrailleChannel(flasher: $0, sinks: sinks, terminal: terminal) }
     let session = AnnounceSession(
-      announcer: announcer, defaults: defaults, catalog: catalog,
+      announcer: announcer, plan: request.plan, defaults: defaults, catalog: catalog,
       sinks: sinks + (channel.map { [$0] } ?? []), terminal: terminal)
     let lines = inputLines()
     let format: InputOptions.Format =

@@ -18,20 +18,23 @@ final class AnnounceSession: StoppableChannel {
   /// The task that reports events; a signal waits for it, so that the outcomes of the
   /// cancelled announcements are written before the process exits.
   private let reporting = Mutex<Task<RunSummary, Never>?>(nil)
-  /// What delivered means: speech heard to the end.
-  private let rule = DeliveryRule(mode: .on)
+  /// What delivered means, of which this counts the speech's part.
+  private let plan: DeliveryPlan
 
   /// - Parameters:
   ///   - announcer: speaks the announcements.
+  ///   - plan: the run's channels, and which of them must deliver.
   ///   - defaults: the announcement every line becomes, before its own JSON options.
   ///   - catalog: checks the names each JSON line gives; the command line's were checked already.
   ///   - sinks: where events and rejected lines are reported, as the user asked.
   ///   - terminal: where failures are said, one sentence each.
   init(
-    announcer: Announcer, defaults: Announcement, catalog: VoiceCatalog? = nil, sinks: [any EventSink],
+    announcer: Announcer, plan: DeliveryPlan = .speech, defaults: Announcement, catalog: VoiceCatalog? = nil,
+    sinks: [any EventSink],
     terminal: Terminal
   ) {
     self.announcer = announcer
+    self.plan = plan
     self.defaults = defaults
     self.catalog = catalog
     self.sinks = sinks
@@ -48,13 +51,13 @@ final class AnnounceSession: StoppableChannel {
     let events = announcer.events()
     let sinks = self.sinks
     let terminal = self.terminal
-    let rule = self.rule
+    let plan = self.plan
     let reporter = Task {
       var summary = RunSummary()
       for await event in events {
         for sink in sinks { sink.record(event) }
         if case .gaveUp(let reason) = event.kind {
-          if let failure = rule.failure(of: .speech(.gaveUp(reason))) { summary.count(failure) }
+          if let failure = plan.failure(of: .speech(.gaveUp(reason))) { summary.count(failure) }
           // Dropped ones are summed up at the end instead of one line each.
           if reason == .dropped { continue }
           // Those given up along with an earlier one that found the speech service
@@ -80,8 +83,12 @@ final class AnnounceSession: StoppableChannel {
       case .success(let announcement):
         // A line of nothing but escape sequences is as blank as an empty one.
         if announcement.isSSML || SpeakableText.hasSpeech(announcement.text) {
-          let id = announcer.enqueue(announcement)
+          // The sinks, the braille channel among them, hear of it before the announcer
+          // takes it: one merged at once had its outcome reported before its flash and
+          // its history entry existed, which then waited for it for ever.
+          let id = announcer.nextID()
           for sink in sinks { sink.queued(announcement, as: id) }
+          announcer.enqueue(announcement, as: id)
         }
       case .failure(let error):
         rejected += 1

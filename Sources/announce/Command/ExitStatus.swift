@@ -42,7 +42,7 @@ enum ExitStatus {
   }
 
   /// The status of a finished run: service trouble first (speech-dispatcher, the audio
-  /// output, or the braille display, whichever channel the ``DeliveryRule`` required),
+  /// output, or the braille display, whichever channel the ``DeliveryPlan`` required),
   /// then bad input, then undelivered.
   private static func of(_ summary: RunSummary) -> Int32 {
     let reasons = summary.failures

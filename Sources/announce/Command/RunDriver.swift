@@ -32,8 +32,9 @@ struct RunDriver {
     // Control-Z: what is held is given back before the process stops, and taken again
     // when it continues.
     let suspension = await SuspendTrap.armed(
-      whenStopping: { for channel in channels { await channel.suspend() } },
-      whenContinued: { for channel in channels { await channel.resume() } })
+      Suspension(
+        whenStopping: { for channel in channels { await channel.suspend() } },
+        whenContinued: { for channel in channels { await channel.resume() } }))
     defer { suspension.disarm() }
     // A signal that came before the run armed (between two replayed announcements, or
     // just after --when-done's wait) is handed to it on arming, and its handler gives the

@@ -1,7 +1,7 @@
 import AnnouncerCore
 
 /// What a finished run amounted to: how many announcements were not delivered, on which
-/// channel and why (as the run's ``DeliveryRule`` counts them), and how many input lines
+/// channel and why (as the run's ``DeliveryPlan`` counts them), and how many input lines
 /// were rejected.
 struct RunSummary: Sendable, Equatable {
   /// How many announcements were not delivered, by channel and reason; a count, so a

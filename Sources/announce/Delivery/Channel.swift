@@ -1,5 +1,5 @@
 /// One way an announcement reaches the user. Each channel has its own outcomes and its
-/// own reasons for failing (``ChannelOutcome``, ``ChannelFailure``); ``DeliveryRule``
+/// own reasons for failing (``ChannelOutcome``, ``ChannelFailure``); ``DeliveryPlan``
 /// says which of them must deliver in each mode.
 enum Channel: String, Sendable, CaseIterable {
   /// Speech, through speech-dispatcher.

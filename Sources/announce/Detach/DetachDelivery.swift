@@ -14,7 +14,7 @@ extension AnnounceRun {
   func detach(passing watched: WatchedProcess?) async throws(RunFailure) -> RunResult {
     // Braille alone needs no speech-dispatcher (a deafblind user may have none), and a
     // run that waits for a process connects only when it has ended.
-    let needsSpeech = watched == nil && request.braille.mode != .only
+    let needsSpeech = watched == nil && request.plan.uses(.speech)
     let client = needsSpeech ? try await reachSpeechd() : nil
     // The child has no standard error, so a log it cannot write is said here, and the
     // delivery goes on without it.

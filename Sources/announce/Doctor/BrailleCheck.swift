@@ -12,32 +12,42 @@ struct BrailleCheck {
   /// (2 s) and a little for entering and leaving tty mode.
   static let answerBound: Duration = .milliseconds(2500)
 
-  /// The mode asked for; the check applies to `on` and `only`.
-  var mode: BrailleMode
+  /// The plan asked for; the check applies to one that uses braille.
+  var plan: DeliveryPlan
   /// Connects and reads the display's size: its address and cells, or why not.
   var probe: @Sendable () async -> Result<(address: String, cells: Int), BrailleUnavailable>
 
-  /// The mode `ANNOUNCE_BRAILLE` asks for; off when it is not valid (the command says so).
-  static func mode(environment: [String: String]) -> BrailleMode {
-    (try? BrailleOptions.mode(environment: environment)) ?? .off
+  /// The plan `ANNOUNCE_BRAILLE` asks for; speech alone when it is not valid (the
+  /// command says so).
+  static func plan(environment: [String: String]) -> DeliveryPlan {
+    (try? DeliveryPlan(environment: environment)) ?? .speech
   }
 
   /// The check of brltty at the environment's `BRLAPI_HOST`.
-  init(mode: BrailleMode, environment: [String: String]) {
-    self.mode = mode
+  init(plan: DeliveryPlan, environment: [String: String]) {
+    self.plan = plan
     probe = { await Self.probeBrltty(environment: environment) }
   }
 
   init(
-    mode: BrailleMode,
+    plan: DeliveryPlan,
     probe: @escaping @Sendable () async -> Result<(address: String, cells: Int), BrailleUnavailable>
   ) {
-    self.mode = mode
+    self.plan = plan
     self.probe = probe
   }
 
+  /// `ANNOUNCE_BRAILLE`'s word for the plan: `on` with speech, `only` without.
+  private var modeName: String { plan.uses(.speech) ? BrailleMode.on.rawValue : BrailleMode.only.rawValue }
+
+  /// A display that does not answer: speech unavailable when braille must deliver (announce
+  /// would exit 69, as without speech), something else broken when the speech goes ahead.
+  private var failedFinding: DoctorFinding {
+    plan.requires(.braille) ? .speechUnavailable : .somethingElseBroken
+  }
+
   func run() async -> DoctorLine {
-    let asked: DoctorFact = .text(mode.rawValue)
+    let asked: DoctorFact = .text(modeName)
     switch await probe() {
     case .success(let (address, cells)):
       return DoctorLine(
@@ -48,7 +58,7 @@ struct BrailleCheck {
         facts: [("mode", asked), ("address", .text(address)), ("cells", .number(Double(cells)))])
     case .failure(let unavailable):
       return DoctorLine(
-        check: "braille", finding: mode == .only ? .speechUnavailable : .somethingElseBroken,
+        check: "braille", finding: failedFinding,
         said: unavailable.printedMessage,
         facts: [("mode", asked), ("problem", .text(unavailable.failure.rawValue))])
     }
@@ -58,11 +68,11 @@ struct BrailleCheck {
   /// accepted the connection but stopped answering.
   func notAnswering(within bound: Duration) -> DoctorLine {
     DoctorLine(
-      check: "braille", finding: mode == .only ? .speechUnavailable : .somethingElseBroken,
+      check: "braille", finding: failedFinding,
       said: localized(
         "brltty did not answer within {seconds}, so it is probably stopped or frozen; restart it, or set ANNOUNCE_BRAILLE=off.",
         ["seconds": DoctorLine.printedSeconds(bound)]),
-      facts: [("mode", .text(mode.rawValue)), ("problem", .text("not-answering"))])
+      facts: [("mode", .text(modeName)), ("problem", .text("not-answering"))])
   }
 
   /// Connects to brltty, enters tty mode for its size without writing anything, and

@@ -63,12 +63,12 @@ struct Doctor: AsyncParsableCommand {
       if !self.report { terminal.standardOutput(json ? line.json : line.printed ?? line.sentence) }
     }
     for line in SettingsCheck(environment: environment).run() { report(line) }
-    let braille = BrailleCheck.mode(environment: environment)
+    let plan = BrailleCheck.plan(environment: environment)
     // Braille alone needs no speech-dispatcher: its checks are information only, and no
     // test sentence is spoken to a user who may have no speech at all.
     func reportSpeech(_ line: DoctorLine) {
       var line = line
-      if braille == .only, line.finding == .speechUnavailable { line.finding = .notInUse }
+      if !plan.uses(.speech), line.finding == .speechUnavailable { line.finding = .notInUse }
       report(line)
     }
     let found = AddressCheck(explicit: address, environment: environment).run()
@@ -83,7 +83,7 @@ struct Doctor: AsyncParsableCommand {
       }
       let (daemonLine, answer) = answered ?? (Self.notAnswering(at: chosen), .unavailable)
       reportSpeech(daemonLine)
-      if braille == .only {
+      if !plan.uses(.speech) {
         report(SpokenTestCheck.brailleOnly)
       } else if answer == .unavailable {
         report(SpokenTestCheck.skipped)
@@ -124,8 +124,8 @@ struct Doctor: AsyncParsableCommand {
       report(
         await DoctorDeadline.runBlocking(within: bound) { check.run() } ?? check.notAnswering(within: bound))
     }
-    if braille != .off {
-      let check = BrailleCheck(mode: braille, environment: environment)
+    if plan.uses(.braille) {
+      let check = BrailleCheck(plan: plan, environment: environment)
       let bound = deadline.share(BrailleCheck.answerBound)
       report(
         await DoctorDeadline.run(within: bound) { await check.run() } ?? check.notAnswering(within: bound))

@@ -67,6 +67,9 @@ final class HistoryRecorder: EventSink {
     }
   }
 
+  /// How many announcements wait here for their outcome. For tests.
+  var unreportedCount: Int { waiting.withLock { $0.count } }
+
   func record(_ event: AnnouncerEvent) { record(event, at: Date(), pid: getpid()) }
 
   /// Writes the record a channel's report makes, such as a braille flash's, at once:
