@@ -108,16 +108,19 @@ import AnnouncerCore
     }
   }
 
+  /// Every variable the code reads, and every one the manual page's ENVIRONMENT describes
+  /// (the locale's, BrlAPI's, `NO_COLOR`), is in the usage guide's Environment too.
   @Test func theUsageGuidesEnvironmentNamesEveryVariableTheCodeReads() throws {
     let guide = try PackageFile.text("docs/usage.md")
     let start = try #require(
       guide.range(of: "\n### Environment\n"), "docs/usage.md has no Environment section")
     let section = guide[start.upperBound...].components(separatedBy: "\n### ")[0]
-    let variables = try DocumentationAgreementTests.variablesReadByTheCode().filter {
-      $0.hasPrefix("ANNOUNCE_")
+    let inTheManPage = try ManPage().section("ENVIRONMENT").filter { $0.hasPrefix(".It Ev ") }.flatMap {
+      $0.dropFirst(".It Ev ".count).split(separator: " ").filter { $0 != "," }.map(String.init)
     }
-    #expect(!variables.isEmpty)
-    let missing = variables.sorted().filter { !section.contains($0) }
+    let variables = try DocumentationAgreementTests.variablesReadByTheCode().union(inTheManPage)
+    #expect(variables.isSuperset(of: ["ANNOUNCE_TIMEOUT", "BRLAPI_HOST", "LANGUAGE", "LC_ALL", "LANG"]))
+    let missing = variables.sorted().filter { !section.contains("`\($0)`") }
     #expect(missing == [], "read by the code but not in docs/usage.md's Environment")
   }
 
@@ -222,5 +225,189 @@ import AnnouncerCore
         lines[index + 1].hasPrefix(Self.verboseFirstLine),
         "\(document): the example after \(line.prefix(40)) starts \(lines[index + 1].prefix(40))")
     }
+  }
+}
+
+/// The places where the documents said one thing and the code another, each held to the
+/// code, or to the other document, so that it cannot come back.
+extension DocumentsAgreeTests {
+  /// The lines of `text` from the first line that contains `start` up to the first line
+  /// after it that contains `end` (that line included), joined by spaces.
+  static func passage(of text: String, from start: String, to end: String) throws -> [String] {
+    let lines = text.components(separatedBy: "\n")
+    let first = try #require(lines.firstIndex { $0.contains(start) }, "no line with \(start)")
+    let last = try #require(
+      lines[first...].firstIndex { $0.contains(end) }, "no line with \(end) after \(start)")
+    return Array(lines[first...last])
+  }
+
+  /// The English phrases `localized("…")` marks in the source file at `path`.
+  static func markedPhrases(in path: String) throws -> [String] {
+    try PackageFile.text(path).matches(of: /localized\("([^"]*)"\)/).map { String($0.1) }
+  }
+
+  /// The outcomes `announce history` writes, speech's and braille's, each with its replay
+  /// form (`HistoryWords.outcome(of:)`), and the reasons in a few words of both channels.
+  static func historyWords() throws -> (outcomes: [String], reasons: [String]) {
+    let source = try PackageFile.text("Sources/announce/History/HistoryCommand.swift")
+    let start = try #require(source.range(of: "static func outcome(of record"))
+    let end = try #require(source[start.upperBound...].range(of: "\n  }\n"))
+    let outcomes = source[start.lowerBound..<end.lowerBound].matches(of: /localized\("([^"]*)"\)/).map {
+      String($0.1)
+    }
+    let braille = try markedPhrases(in: "Sources/announce/Braille/BrailleFailure+Words.swift")
+    let reasons = GiveUpReason.allCases.map(\.inAFewWords) + braille
+    return (outcomes, Array(Set(reasons)).sorted())
+  }
+
+  /// "a format a script can rely on": both descriptions of `announce history`'s lines give
+  /// every outcome and every reason, braille's too.
+  @Test(arguments: [
+    ("docs/usage.md", "**`announce history`** prints", "With nothing to list", "REASON"),
+    ("man/announce.1", "lists the last outcomes, newest first", "With nothing to list", "reason"),
+  ])
+  func theHistoryLineFormatNamesEveryOutcomeAndReason(
+    document: String, start: String, end: String, placeholder: String
+  ) throws {
+    let text = try PackageFile.text(document)
+    let lines = try Self.passage(of: text, from: start, to: end)
+    let passage = (document.hasSuffix(".1") ? ManPage.plainText(lines) : lines.joined(separator: " "))
+      .replacing(/\s+/, with: " ")
+    let (outcomes, reasons) = try Self.historyWords()
+    #expect(outcomes.count == 8, "HistoryWords.outcome(of:) was not read: \(outcomes)")
+    let phrases = outcomes.map { $0.replacing("{reason}", with: placeholder) } + reasons
+    let missing = phrases.filter { !passage.contains($0) }
+    #expect(missing == [], "\(document)'s history line format leaves these out")
+  }
+
+  /// `tmux-alert --interval` is read as a duration (`DurationText`), so what it falls back
+  /// from is "not a duration", in its help and in the manual page alike.
+  @Test func theTmuxAlertIntervalIsSaidToBeADuration() throws {
+    let source = try PackageFile.text("Sources/announce/ShellHooks/TmuxAlert.swift")
+    #expect(source.contains("DurationText.seconds(in: interval)"), "tmux-alert no longer reads a duration")
+    let option = try #require(
+      DocumentationAgreementTests.documentedOptions(
+        of: try ToolInfo.of(["tmux-alert"]), words: ["tmux-alert"]
+      )
+      .first { $0.typedNames.contains("--interval") })
+    let help = option.abstract ?? ""
+    let item = try #require(
+      ManPage.items(in: try ManPage().subsection("announce tmux-alert")).first {
+        $0.head.contains("interval")
+      })
+    let manual = ManPage.plainText([item.head] + item.body)
+    for (place, text) in [("tmux-alert --help", help), ("man/announce.1", manual)] {
+      #expect(!text.contains("not a number"), "\(place) calls the interval a number: \(text)")
+      #expect(text.contains("not a duration"), "\(place) does not say the interval is a duration: \(text)")
+    }
+  }
+
+  /// The bullets of the CHANGELOG's `[Unreleased]` section, each on one line.
+  static func unreleasedBullets() throws -> [String] {
+    let changelog = try PackageFile.text("CHANGELOG.md")
+    let start = try #require(changelog.range(of: "## [Unreleased]\n"))
+    let section = changelog[start.upperBound...].components(separatedBy: "\n## [")[0]
+    var bullets: [String] = []
+    for line in section.split(separator: "\n") {
+      if line.hasPrefix("- ") {
+        bullets.append(String(line.dropFirst(2)))
+      } else if line.hasPrefix("  "), !bullets.isEmpty {
+        bullets[bullets.count - 1] += " " + line.trimmingCharacters(in: .whitespaces)
+      }
+    }
+    return bullets
+  }
+
+  /// Changes that landed after 0.3.0, each with words that a bullet saying it must hold.
+  static let changesSinceTheLastVersion: [(change: String, words: [String])] = [
+    ("a replay whose voice is gone is spoken in the default voice", ["replay", "voice", "default voice"]),
+    ("braille shows the words of SSML, never its markup", ["braille", "SSML", "markup"]),
+    ("--input json with braille alone is a usage error", ["--input json", "braille alone", "usage error"]),
+  ]
+
+  @Test func theUnreleasedSectionNamesTheChangesSinceTheLastVersion() throws {
+    let bullets = try Self.unreleasedBullets()
+    #expect(bullets.count > 10, "the [Unreleased] section of CHANGELOG.md was not read")
+    for (change, words) in Self.changesSinceTheLastVersion {
+      #expect(
+        bullets.contains { bullet in words.allSatisfy { bullet.localizedCaseInsensitiveContains($0) } },
+        "CHANGELOG.md's [Unreleased] does not say: \(change)")
+    }
+  }
+
+  /// Every file that lists the statuses or names of the signals announce handles.
+  static let signalDocuments = documents + ["man/announce.1", "Sources/announce/Command/ExitStatus.swift"]
+
+  /// A list of signal statuses, such as "129, 130, 131 or 143" or "129/130/143", names
+  /// every signal `HandledSignal` handles; a count of them in words ("these four signals")
+  /// is the count of the code.
+  @Test(arguments: signalDocuments)
+  func everyListOfSignalStatusesNamesEveryHandledSignal(document: String) throws {
+    let text = try PackageFile.text(document).replacing(/\s+/, with: " ")
+    let statuses = Set(HandledSignal.allCases.map { 128 + Int($0.number) })
+    #expect(statuses.count == 4)
+    for match in text.matches(of: /\b1[2-4][0-9](?:(?:, |,? or |,? and |\/| \()1[2-4][0-9]\)?)+/) {
+      let listed = String(text[match.range])
+      let found = Set(listed.matches(of: /1[2-4][0-9]/).compactMap { Int(listed[$0.range]) })
+      guard found.isSubset(of: statuses.union([128])) else { continue }
+      #expect(found == statuses, "\(document): \(listed) leaves out \(statuses.subtracting(found).sorted())")
+    }
+    let words = ["two": 2, "three": 3, "four": 4, "five": 5]
+    for match in text.matches(of: /\b(two|three|four|five) signals\b/) {
+      #expect(
+        words[String(match.1)] == statuses.count,
+        "\(document) says \(match.1) signals; announce handles \(statuses.count)")
+    }
+  }
+
+  /// The ordinal words the examples' prose uses for the commands of a transcript.
+  static let ordinals = ["first": 0, "second": 1, "third": 2, "fourth": 3]
+
+  /// Where the usage guide's Examples tell in prose what a transcript shows, the prose
+  /// says it of the right command: "the first announcement … is then spoken again" only
+  /// of a command whose transcript has a second attempt, and "not retried" only of one
+  /// whose transcript has none.
+  @Test func theExamplesProseSaysWhatTheirTranscriptShows() throws {
+    let guide = try PackageFile.text("docs/usage.md")
+    let start = try #require(guide.range(of: "\n## Examples\n"), "docs/usage.md has no Examples")
+    let section = guide[start.upperBound...].components(separatedBy: "\n## ")[0]
+    var checked = 0
+    // Each transcript with the prose that leads into it and the prose that follows it.
+    let parts = section.components(separatedBy: "```")
+    for index in stride(from: 1, to: parts.count, by: 2) {
+      let transcript = parts[index]
+      var runs: [String] = []
+      for line in transcript.split(separator: "\n") {
+        if line.hasPrefix("$ announce") {
+          runs.append("")
+        } else if !runs.isEmpty {
+          runs[runs.count - 1] += line + "\n"
+        }
+      }
+      let prose = (parts[index - 1] + " " + (index + 1 < parts.count ? parts[index + 1] : ""))
+        .replacing(/\s+/, with: " ")
+      for clause in prose.split(whereSeparator: { ".;:".contains($0) }) {
+        guard let match = clause.firstMatch(of: /\b(first|second|third|fourth) announcement\b/),
+          let which = Self.ordinals[String(match.1)]
+        else { continue }
+        try #require(
+          which < runs.count, "the Examples speak of a \(match.1) announcement the transcript lacks")
+        let retried = runs[which].contains(": attempt 2")
+        if clause.contains("spoken again") {
+          checked += 1
+          #expect(
+            retried,
+            "the Examples say the \(match.1) announcement was spoken again; its transcript has no second attempt"
+          )
+        }
+        if clause.contains("not retried") {
+          checked += 1
+          #expect(
+            !retried,
+            "the Examples say the \(match.1) announcement was not retried; its transcript retries it")
+        }
+      }
+    }
+    #expect(checked >= 2, "the Examples' prose about retries was not found")
   }
 }
