@@ -410,4 +410,197 @@ extension DocumentsAgreeTests {
     }
     #expect(checked >= 2, "the Examples' prose about retries was not found")
   }
+
+  /// The Debian packages `scripts/setup` always installs when they are missing: its
+  /// `run_time` and `packages` arrays, without the variables they include.
+  static func packagesSetupInstalls() throws -> [String] {
+    let setup = try PackageFile.text("scripts/setup")
+    var names: [String] = []
+    for match in setup.matches(of: /\n(?:run_time|packages)=\(([^)]*)\)/) {
+      names += match.1.split(separator: " ").map(String.init).filter { !$0.contains("$") }
+    }
+    return names
+  }
+
+  /// The packaging notes list what setup installs, and setup's own header says what
+  /// building needs: gettext (msgfmt) too, since the catalogs are compiled with it.
+  @Test func whatSetupInstallsIsListedWhereItIsDescribed() throws {
+    let packages = try Self.packagesSetupInstalls()
+    #expect(packages.contains("git") && packages.contains("speech-dispatcher"), "scripts/setup was not read")
+    let notes = try PackageFile.text("docs/packaging.md")
+    let start = try #require(notes.range(of: "\n## What scripts/setup installs\n"))
+    let section = notes[start.upperBound...].components(separatedBy: "\n## ")[0]
+    let missing = packages.filter { !section.contains("`\($0)`") }
+    #expect(missing == [], "docs/packaging.md's list of what setup installs leaves these out")
+    let header = try PackageFile.text("scripts/setup").split(separator: "\n").prefix { $0.hasPrefix("#") }
+      .joined(separator: " ")
+    let tools = packages.filter { !$0.hasPrefix("lib") && !$0.contains("speech") && !$0.contains("espeak") }
+    #expect(tools.contains("make"))
+    let unnamed = tools.filter { !header.contains($0) }
+    #expect(unnamed == [], "scripts/setup's header does not name these tools that building needs")
+  }
+
+  /// `--sound-icon` is played before each attempt (the client sends it with every
+  /// message), at `message` priority or `important` with an important announcement: its
+  /// help, the manual page and the usage guide say so alike.
+  @Test func theSoundIconIsDescribedAsTheClientSendsIt() throws {
+    let client = try PackageFile.text("Sources/AnnouncerCore/Speechd/SpeechdClient.swift")
+    #expect(client.contains("request.priority == .important ? .important : .message"))
+    let option = try #require(
+      DocumentationAgreementTests.documentedOptions(of: try ToolInfo.of([]), words: [])
+        .first { $0.typedNames.contains("--sound-icon") })
+    let item = try #require(
+      ManPage.items(in: try ManPage().section("OPTIONS")).first { $0.head.contains("sound-icon") })
+    let manual = ManPage.plainText([item.head] + item.body)
+    let guide = try PackageFile.text("docs/usage.md").split(separator: "\n").first {
+      $0.contains("`--sound-icon NAME`:")
+    }
+    let usage = String(try #require(guide, "docs/usage.md has no item for --sound-icon"))
+    for (place, text) in [
+      ("--help", option.abstract ?? ""), ("man/announce.1", manual), ("docs/usage.md", usage),
+    ] {
+      #expect(
+        text.contains("before each attempt"), "\(place) does not say the icon plays before each attempt")
+    }
+    for (place, text) in [("man/announce.1", manual), ("docs/usage.md", usage)] {
+      #expect(
+        text.replacing("`", with: "").contains("important when the announcement"),
+        "\(place) does not say the icon goes at important priority with an important announcement")
+    }
+  }
+
+  /// The entries of CONTRIBUTING.md's folder map: the folder each names, and its text.
+  static func folderMap() throws -> [(folder: String, text: String)] {
+    let guide = try PackageFile.text("CONTRIBUTING.md")
+    let start = try #require(guide.range(of: "\n## A map of the folders\n"))
+    let section = guide[start.upperBound...].components(separatedBy: "\n## ")[0]
+    return section.split(separator: "\n").compactMap { line in
+      guard let match = line.wholeMatch(of: /- `([^`]+)`: (.*)/) else { return nil }
+      return (String(match.1), String(match.2))
+    }
+  }
+
+  /// The folders of `Sources`, two levels deep, and the Swift files under each.
+  static func sourceFolders() throws -> [String: [String]] {
+    let root = PackageFile.root.appendingPathComponent("Sources")
+    var folders: [String: [String]] = [:]
+    let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+    for case let file as URL in files {
+      let parts = file.path.dropFirst(root.path.count + 1).split(separator: "/").map(String.init)
+      guard parts.count >= 2 else { continue }
+      let isFolder = (try? file.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) ?? false
+      let key = "Sources/" + parts.prefix(parts.count >= 3 ? 2 : 1).joined(separator: "/")
+      if isFolder && parts.count == 2 {
+        folders["Sources/" + parts.joined(separator: "/"), default: []] += []
+      }
+      if file.pathExtension == "swift" {
+        folders[key, default: []].append(file.deletingPathExtension().lastPathComponent)
+      }
+    }
+    return folders
+  }
+
+  /// The folder map names every folder of the sources and every command, and a type it
+  /// names under a folder has its file in that folder.
+  @Test func theFolderMapNamesEveryFolderCommandAndTypeInItsPlace() throws {
+    let map = try Self.folderMap()
+    let folders = try Self.sourceFolders()
+    #expect(folders.keys.contains("Sources/announce/Delivery"), "the sources were not read")
+    let mapped = Set(map.map(\.folder))
+    let unmapped = folders.keys.filter { !mapped.contains($0) && $0.split(separator: "/").count == 3 }
+    #expect(unmapped.sorted() == [], "CONTRIBUTING.md's folder map leaves these out")
+    let fileOwners = folders.reduce(into: [String: String]()) { owners, entry in
+      for name in entry.value { owners[name] = entry.key }
+    }
+    // A type named in another folder's entry is a reference to it (the driver's
+    // `ActionLoop` that braille shares), so the entry of its own folder must name it.
+    let named = map.map { entry in
+      (folder: entry.folder, names: Set(entry.text.matches(of: /`([A-Z][A-Za-z]+)`/).map { String($0.1) }))
+    }
+    for entry in named where entry.folder.hasPrefix("Sources/") {
+      for name in entry.names.sorted() {
+        guard let owner = fileOwners[name] else { continue }
+        let inItsPlace = named.contains { other in
+          other.names.contains(name) && (owner == other.folder || owner.hasPrefix(other.folder + "/"))
+        }
+        #expect(
+          inItsPlace,
+          "CONTRIBUTING.md names \(name) under \(entry.folder), and not under \(owner), where its file is")
+      }
+    }
+    let sources = try #require(
+      FileManager.default.enumerator(
+        at: PackageFile.root.appendingPathComponent("Sources/announce"), includingPropertiesForKeys: nil))
+    var commands: [String] = []
+    for case let file as URL in sources where file.pathExtension == "swift" {
+      for match in try String(contentsOf: file, encoding: .utf8).matches(of: /static let name = "([a-z-]+)"/)
+      {
+        commands.append(String(match.1))
+      }
+    }
+    #expect(commands.contains("hook-finished"))
+    let text = map.map(\.text).joined(separator: " ")
+    let missing = commands.filter { !text.contains("\($0)`") }
+    #expect(missing.sorted() == [], "CONTRIBUTING.md's folder map names no place for these commands")
+  }
+
+  /// Every option a translator's note names (`// TRANSLATORS:` in the sources, `#.` in the
+  /// template) is one that some command has, so that the example it gives can be typed.
+  @Test func theTranslatorsNotesNameOnlyOptionsThatExist() throws {
+    var options: Set<String> = []
+    for words in ToolInfo.commands {
+      for argument in try ToolInfo.of(words).command.arguments ?? [] {
+        options.formUnion(argument.typedNames)
+      }
+    }
+    #expect(
+      options.contains("--output-module") && options.contains("--list-voices"), "the options were not read")
+    var notes = try PackageFile.text("po/announce.pot").split(separator: "\n").filter { $0.hasPrefix("#.") }
+    let sources = try #require(
+      FileManager.default.enumerator(
+        at: PackageFile.root.appendingPathComponent("Sources"), includingPropertiesForKeys: nil))
+    for case let file as URL in sources where file.pathExtension == "swift" {
+      notes += try String(contentsOf: file, encoding: .utf8).split(separator: "\n").filter {
+        $0.contains("TRANSLATORS:")
+      }
+    }
+    #expect(notes.count > 10, "the translators' notes were not read")
+    for note in notes {
+      for match in note.matches(of: /(?:^|\s)(--?[a-z][a-z-]*)/) where !options.contains(String(match.1)) {
+        Issue.record("a translators' note names \(match.1), which no command has: \(note)")
+      }
+    }
+  }
+
+  /// The manual page describes a variable once: `NO_COLOR` has its item in ENVIRONMENT,
+  /// and is not explained again elsewhere.
+  @Test func theManPageDescribesNoColorOnce() throws {
+    let page = try ManPage()
+    let mentions = page.lines.filter { $0.contains("NO_COLOR") }
+    #expect(mentions == [".It Ev NO_COLOR"], "man/announce.1 says NO_COLOR in \(mentions.count) places")
+  }
+
+  /// A field a JSON input line leaves out takes the command line's value, which comes from
+  /// the option or its `ANNOUNCE_` variable, or else speech-dispatcher's default: the
+  /// usage guide names all three.
+  @Test func theUsageGuideNamesEverySourceOfALeftOutField() throws {
+    let guide = try PackageFile.text("docs/usage.md").replacing(/\s+/, with: " ")
+    let sentence = try #require(
+      guide.firstMatch(of: /A field you leave out[^.]*\./),
+      "docs/usage.md no longer says what a left-out field takes")
+    let text = String(guide[sentence.range])
+    for source in ["command line", "variable", "speech-dispatcher's default"] {
+      #expect(text.contains(source), "docs/usage.md: \(text) does not name the \(source)")
+    }
+  }
+
+  /// The shell hook's sentence is said in the language of `ANNOUNCE_LANGUAGE`, else of
+  /// the locale (`SpokenLanguage`, which `hook-finished` uses): the shell hooks guide says so.
+  @Test func theShellHooksGuideSaysTheSentenceFollowsTheLanguage() throws {
+    let hook = try PackageFile.text("Sources/announce/ShellHooks/HookFinished.swift")
+    #expect(hook.contains("SpokenLanguage(environment: environment)"))
+    let guide = try PackageFile.text("docs/shell-hooks.md")
+    #expect(guide.contains("`ANNOUNCE_LANGUAGE`"), "docs/shell-hooks.md does not name ANNOUNCE_LANGUAGE")
+    #expect(guide.contains("locale"), "docs/shell-hooks.md does not say the sentence follows the locale")
+  }
 }
