@@ -115,4 +115,38 @@ import Testing
     #expect(error.contains("msgfmt") && error.contains("gettext"), "does not name what is missing: \(error)")
     #expect(!error.contains("apt"), "names apt-get where there is none: \(error)")
   }
+
+  /// `make deb` leaves one package in its folder, so that the README's
+  /// `sudo apt install ./announce_*.deb` names only the new one. The Debian tools are
+  /// stand-ins here: what is checked is the folder, not the package.
+  @Test func buildDebLeavesOnlyTheNewPackageInItsFolder() throws {
+    let sandbox = try Sandbox()
+    try sandbox.link([
+      "dirname", "sed", "mktemp", "chmod", "install", "gzip", "cat", "find", "sort", "xargs", "md5sum", "du",
+      "cut",
+      "mkdir", "grep", "rm", "mv", "bash",
+    ])
+    try sandbox.fake("strip", "exit 0")
+    try sandbox.fake("readelf", "exit 0")
+    try sandbox.fake("dpkg", "echo amd64")
+    try sandbox.fake("dpkg-shlibdeps", "echo 'shlibs:Depends=libc6 (>= 2.34)'")
+    try sandbox.fake("dpkg-deb", "touch \"${@: -1}\"")
+    try sandbox.link(["touch"])
+    try sandbox.fake("msgfmt", "while (($#)); do [[ $1 == -o ]] && : >\"$2\"; shift; done")
+    try sandbox.fake("announce", "echo '# completion'")
+    let debs = sandbox.folder.appendingPathComponent("debs")
+    try FileManager.default.createDirectory(at: debs, withIntermediateDirectories: true)
+    for name in ["announce_0.0.1-1_amd64.deb", "announce_0.0.2-1_arm64.deb", "other_1.0_amd64.deb"] {
+      FileManager.default.createFile(
+        atPath: debs.appendingPathComponent(name).path, contents: Data("old".utf8))
+    }
+    let (status, error, output) = try sandbox.run(
+      "scripts/build-deb", [sandbox.bin.appendingPathComponent("announce").path, debs.path])
+    #expect(status == 0, "scripts/build-deb failed: \(error)")
+    let built = URL(fileURLWithPath: output.trimmingCharacters(in: .whitespacesAndNewlines)).lastPathComponent
+    #expect(built.hasPrefix("announce_") && built.hasSuffix("_amd64.deb"), "printed \(output)")
+    let left = try FileManager.default.contentsOfDirectory(atPath: debs.path).sorted()
+    #expect(left == [built, "other_1.0_amd64.deb"].sorted())
+    #expect(error.split(separator: "\n").count == 2, "one line for each package removed: \(error)")
+  }
 }
