@@ -603,4 +603,42 @@ extension DocumentsAgreeTests {
     #expect(guide.contains("`ANNOUNCE_LANGUAGE`"), "docs/shell-hooks.md does not name ANNOUNCE_LANGUAGE")
     #expect(guide.contains("locale"), "docs/shell-hooks.md does not say the sentence follows the locale")
   }
+
+  /// The section of the README under `heading`, up to the next heading of its level.
+  static func readmeSection(_ heading: String) throws -> String {
+    let readme = try PackageFile.text("README.md")
+    let start = try #require(readme.range(of: "\n\(heading)\n"), "README.md has no \(heading)")
+    return readme[start.upperBound...].components(separatedBy: "\n## ")[0]
+  }
+
+  /// Where the README says the two commands work on a fresh clone, it says what Debian 12
+  /// lacks (setup stops there without Swift 6), and installing on another distribution is
+  /// told under Install, not under Upgrade.
+  @Test func theReadmesInstallClaimsAreTrueWhereTheyAreMade() throws {
+    let readme = try PackageFile.text("README.md")
+    let claim = try #require(readme.firstMatch(of: /Both work on a fresh clone[^\n]*(\n[^\n]+)*/))
+    let paragraph = readme[claim.range].replacing(/\s+/, with: " ")
+    #expect(
+      !paragraph.contains("Debian 12") || paragraph.contains("Swift 6"),
+      "the README says the scripts work on Debian 12 without saying it needs Swift 6 first: \(paragraph)")
+    let install = try Self.readmeSection("## Install")
+    #expect(
+      install.contains("On other distributions"), "the README's Install says nothing of other distributions")
+    let upgrade = try Self.readmeSection("## Upgrade and uninstall")
+    #expect(!upgrade.contains("On other distributions"), "other distributions are told under Upgrade")
+  }
+
+  /// The README's "Try it" gives the sentence the hook says for the command it names, in
+  /// the words `HookMessage` makes of it: "sleep 12", not "sleep", since a command is
+  /// named by its words up to the first option.
+  @Test func theReadmesTryItSentenceIsTheHooks() throws {
+    let readme = try PackageFile.text("README.md").replacing(/\s+/, with: " ")
+    let example = try #require(
+      readme.firstMatch(of: /run `([^`]+)`\. When it ends you hear "([^"]+)"/), "the README has no Try it")
+    let command = String(example.1)
+    let seconds = try #require(command.firstMatch(of: /[0-9]+/).flatMap { Double(command[$0.range]) })
+    let said = HookMessage.sentence(
+      for: FinishedCommand(commandLine: command, status: 0, seconds: seconds), settings: HookSettings())
+    #expect(said == String(example.2), "the README says the hook says \(example.2)")
+  }
 }
