@@ -271,8 +271,9 @@ extension DocumentsAgreeTests {
   ) throws {
     let text = try PackageFile.text(document)
     let lines = try Self.passage(of: text, from: start, to: end)
+    // In the man page, `\&)` keeps a closing parenthesis inside its quotes.
     let passage = (document.hasSuffix(".1") ? ManPage.plainText(lines) : lines.joined(separator: " "))
-      .replacing(/\s+/, with: " ")
+      .replacing(/\s+/, with: " ").replacing(" \\&)", with: ")")
     let (outcomes, reasons) = try Self.historyWords()
     #expect(outcomes.count == 8, "HistoryWords.outcome(of:) was not read: \(outcomes)")
     let phrases = outcomes.map { $0.replacing("{reason}", with: placeholder) } + reasons
