@@ -20,7 +20,7 @@ enum ExitStatus {
     switch result {
     case .listed, .detached, .checked: success
     case .finished(let summary): of(summary)
-    // As shells report a process the signal killed: 129, 130 and 143.
+    // As shells report a process the signal killed: 129, 130, 131 and 143.
     case .interrupted(let signal): 128 + signal.number
     case .failed(.usage): usage
     case .failed(.badInput): badInput

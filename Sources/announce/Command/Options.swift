@@ -36,7 +36,7 @@ enum Settings {
   static let soundIcon = Setting<String>(
     option: "sound-icon", short: "I", valueName: "name",
     summary:
-      "Play this sound icon before each announcement, such as \"message\" from the sound-icons package",
+      "Play this sound icon before each attempt, such as \"message\" from the sound-icons package",
     rule: .word(example: "message"), record: .init("soundIcon") { $0.soundIcon }
   ) { $0.soundIcon = $1 }
 

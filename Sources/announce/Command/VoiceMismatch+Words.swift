@@ -16,7 +16,7 @@ extension VoiceMismatch {
         "speech-dispatcher has no output module \"{module}\"; it has {modules}.",
         ["module": name, "modules": modules.isEmpty ? localized("none") : ListWords.all(modules)])
     case .noVoice(let name, let module, let count):
-      // TRANSLATORS: {command} is a command line, such as announce --list-voices --module espeak-ng.
+      // TRANSLATORS: {command} is a command line, such as announce --list-voices -o espeak-ng.
       return localized(
         "speech-dispatcher's output module \"{module}\" has no voice \"{voice}\"; see its {count} voices with: {command}.",
         [

@@ -41,14 +41,14 @@ struct TmuxAlert: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Seconds in which the same alert of the same window is said once; 10 when empty or not a number.",
+      "Seconds in which the same alert of the same window is said once; 10 when empty or not a duration.",
       valueName: "seconds"))
   var interval: String = ""
 
   @Argument(help: "The window's name.")
   var windowName: String = ""
 
-  /// The interval when `@announce-interval` is unset or not a number.
+  /// The interval when `@announce-interval` is unset or not a duration.
   static let defaultInterval = 10.0
 
   func run() async throws {
