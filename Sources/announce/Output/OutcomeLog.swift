@@ -512,8 +512,8 @@ struct OutcomeLog: Sendable {
     let renamed = whileLocked { () -> Rotation in
       guard FileIdentity.of(olderPath) == olderIdentity, FileIdentity.of(path) == currentIdentity
       else { return .raced }
-      guard rename(path, olderPath) == 0 else { return .failed(.system(errno)) }
-      guard rename(temporary, path) == 0 else { return .failed(.system(errno)) }
+      guard Self.renameFile(path, to: olderPath) == 0 else { return .failed(.system(errno)) }
+      guard Self.renameFile(temporary, to: path) == 0 else { return .failed(.system(errno)) }
       return .rotated
     }
     // The files just read (6 MB) go back to the system: the writer's thread would
@@ -549,6 +549,20 @@ struct OutcomeLog: Sendable {
   /// Calls ``unlockedStep``, if a test set it.
   func reached(_ step: UnlockedStep) {
     Self.unlockedStep.withLock { $0 }?(step, path)
+  }
+
+  /// A call of a rotation that changes which file is where (`rename` or `link`), which a
+  /// test makes fail as a failing disk would: given the call's name, the `errno` it
+  /// fails with, or `nil` to make it.
+  package static let injectedFault = Mutex<(@Sendable (String) -> Int32?)?>(nil)
+
+  /// `rename(2)`, unless a test makes it fail (``injectedFault``).
+  private static func renameFile(_ source: String, to destination: String) -> Int32 {
+    if let failure = injectedFault.withLock({ $0 })?("rename") {
+      errno = failure
+      return -1
+    }
+    return rename(source, destination)
   }
 
   /// Tells apart the temporary files of a process's rotations.
