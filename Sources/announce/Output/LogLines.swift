@@ -10,6 +10,9 @@ struct LogLines {
   private(set) var ranges: [Range<Int>] = []
   /// The file read; `nil` when there was none.
   private(set) var identity: OutcomeLog.FileIdentity?
+  /// The `errno` of the call that stopped the read, other than there being no file; a
+  /// rotation that read part of a file must not carry only that part.
+  private(set) var failure: Int32?
 
   init() {}
 
@@ -25,8 +28,13 @@ struct LogLines {
   /// The whole lines of `path`, when it is a regular file of this user's.
   static func read(_ path: String) -> LogLines {
     var result = LogLines()
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-    guard descriptor >= 0 else { return result }
+    let descriptor = OutcomeLog.retryingInterrupted {
+      open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    }
+    guard descriptor >= 0 else {
+      if errno != ENOENT { result.failure = errno }
+      return result
+    }
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0, OutcomeLog.isOwnRegularFile(status) else { return result }
@@ -40,6 +48,7 @@ struct LogLines {
         Glibc.read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
       }
       if read < 0, errno == EINTR { continue }
+      if read < 0 { result.failure = errno }
       guard read > 0 else { break }
       count += read
     }
@@ -55,33 +64,58 @@ struct LogLines {
     return result
   }
 
+  /// A read of a file of the log that the system stopped, with its `errno`.
+  struct ReadFailure: Error {
+    var code: Int32
+  }
+
   /// Calls `body` with each whole line of `path` in turn, reading 64 KiB at a time and
-  /// keeping none; the file read, or `nil` when there was none.
+  /// keeping none; the file read and the end of its last whole line, or `nil` when there
+  /// was none.
   static func forEachLine(
     of path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void
-  ) -> OutcomeLog.FileIdentity? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-    guard descriptor >= 0 else { return nil }
+  ) throws(ReadFailure) -> OutcomeLog.ReadPosition? {
+    let descriptor = OutcomeLog.retryingInterrupted {
+      open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    }
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return nil }
+      throw ReadFailure(code: errno)
+    }
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0, OutcomeLog.isOwnRegularFile(status) else { return nil }
+    let end = try forEachLine(of: descriptor, from: 0, body)
+    return OutcomeLog.ReadPosition(identity: OutcomeLog.FileIdentity(status), offset: end)
+  }
+
+  /// Calls `body` with each whole line of `descriptor` from byte `start`; the end of the
+  /// last whole line.
+  @discardableResult
+  static func forEachLine(
+    of descriptor: Int32, from start: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) throws(ReadFailure) -> Int {
+    guard lseek(descriptor, off_t(start), SEEK_SET) >= 0 else { throw ReadFailure(code: errno) }
+    var end = start
     var carry: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
     while true {
       let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
       if count < 0, errno == EINTR { continue }
+      if count < 0 { throw ReadFailure(code: errno) }
       guard count > 0 else { break }
       carry += chunk[..<count]
-      var start = 0
+      var lineStart = 0
       carry.withUnsafeBufferPointer { buffer in
         for index in buffer.indices where buffer[index] == UInt8(ascii: "\n") {
-          if index > start { body(UnsafeBufferPointer(rebasing: buffer[start..<index])) }
-          start = index + 1
+          if index > lineStart { body(UnsafeBufferPointer(rebasing: buffer[lineStart..<index])) }
+          lineStart = index + 1
         }
       }
-      carry.removeFirst(start)
+      end += lineStart
+      carry.removeFirst(lineStart)
     }
-    return OutcomeLog.FileIdentity(status)
+    return end
   }
 
   /// Line `index` as text.
@@ -89,6 +123,14 @@ struct LogLines {
 
   /// The size of line `index` with its line break.
   func size(_ index: Int) -> Int { ranges[index].count + 1 }
+
+  /// Whether line `index` may be a record of one of `events` (``OutcomeLog/mayBeRecord(_:of:)``).
+  func line(_ index: Int, mayBeRecordOf events: [String]) -> Bool {
+    let range = ranges[index]
+    return bytes.withUnsafeBufferPointer { buffer in
+      OutcomeLog.mayBeRecord(UnsafeBufferPointer(rebasing: buffer[range]), of: events)
+    }
+  }
 
   /// Whether line `index` holds the bytes of `part`.
   func line(_ index: Int, holds part: String) -> Bool {

@@ -308,7 +308,7 @@ struct OutcomeLog: Sendable {
   /// and keeps it only if it is a regular file of this user's.
   /// `flags` give the access mode and whether the file is created.
   static func openOwnRegularFile(_ file: String, flags: Int32) -> Int32? {
-    let descriptor = open(file, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+    let descriptor = retryingInterrupted { open(file, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600) }
     guard descriptor >= 0 else { return nil }
     var status = stat()
     guard fstat(descriptor, &status) == 0, isOwnRegularFile(status) else {
@@ -384,14 +384,19 @@ struct OutcomeLog: Sendable {
   }
 
   /// Runs `body` while holding the log's lock, so that no other writer appends or
-  /// rotates meanwhile; why not when the lock could not be had.
+  /// rotates meanwhile, after it finishes a rotation that was killed half way; why not
+  /// when the lock could not be had.
   func whileLocked<Value>(_ body: () -> Value) -> Result<Value, WriteFailure> {
     guard Self.makeDirectories(directory) else { return .failure(.system(errno)) }
     guard let lock = Self.openOwnRegularFile(lockPath, flags: O_WRONLY | O_CREAT) else {
       return .failure(errno == 0 ? .notOwn : .system(errno))
     }
     defer { close(lock) }
-    guard Self.lock(lock, wait: lockTimeout) else { return .failure(.busy) }
+    guard Self.lock(lock, wait: lockTimeout) else {
+      // Only a lock that stayed taken is busy; `flock` may also refuse (`ENOLCK`).
+      return .failure(errno == EWOULDBLOCK || errno == EINTR ? .busy : .system(errno))
+    }
+    finishInterruptedRotation()
     return .success(body())
   }
 
@@ -466,72 +471,11 @@ struct OutcomeLog: Sendable {
   enum Rotation: Equatable {
     /// The new file is in place, with the lines it took.
     case rotated
-    /// Another writer rotated since the files were read: nothing changed.
+    /// Another writer rotated since the files were read, or a replay was heard of an
+    /// announcement the new file would carry: nothing changed.
     case raced
-    /// The new file could not be written: both files are as they were.
+    /// The new file could not be written or put in place: both files are as they were.
     case failed(WriteFailure)
-  }
-
-  /// Replaces the older file with the current one and starts a new current file with the
-  /// carried lines (``carried(older:current:)``) and the first of `pending` that fit.
-  ///
-  /// The new file is written whole and flushed to disk under a name of its own before
-  /// anything is renamed, and the lock is taken only for the two renames: a rotation that
-  /// cannot write (a full disk, a file-size limit) leaves both files as they were, and a
-  /// reader or writer never waits while the files are read. Should another writer rotate
-  /// in between, nothing is renamed and the caller tries again.
-  private func rotate(taking pending: inout ArraySlice<String>) -> Rotation {
-    let older = LogLines.read(olderPath)
-    var heard: Set<String> = []
-    let currentIdentity = LogLines.forEachLine(of: path) { Self.noteHeard($0, in: &heard) }
-    let carried = Self.carried(older: older, heard: heard)
-    let olderIdentity = older.identity
-    var bytes: [UInt8] = []
-    for line in carried {
-      bytes += line.utf8
-      bytes.append(UInt8(ascii: "\n"))
-    }
-    var taken = 0
-    for line in pending {
-      guard taken == 0 || bytes.count + line.utf8.count + 1 <= bound else { break }
-      bytes += line.utf8
-      bytes.append(UInt8(ascii: "\n"))
-      taken += 1
-    }
-    let temporary = path + ".\(getpid())-\(Self.rotationCounter.add(1, ordering: .relaxed).newValue).new"
-    let file = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard file >= 0 else { return .failed(.system(errno)) }
-    var failure = Self.writeAll(bytes, to: file)
-    if failure == nil, fsync(file) != 0 { failure = errno }
-    close(file)
-    if let failure {
-      unlink(temporary)
-      return .failed(.system(failure))
-    }
-    reached(.parsed)
-    let renamed = whileLocked { () -> Rotation in
-      guard FileIdentity.of(olderPath) == olderIdentity, FileIdentity.of(path) == currentIdentity
-      else { return .raced }
-      guard rename(path, olderPath) == 0 else { return .failed(.system(errno)) }
-      guard rename(temporary, path) == 0 else { return .failed(.system(errno)) }
-      return .rotated
-    }
-    // The files just read (6 MB) go back to the system: the writer's thread would
-    // otherwise keep them in its own allocator arena.
-    _ = releaseFreeMemory(0)
-    switch renamed {
-    case .success(.rotated):
-      pending.removeFirst(taken)
-      return .rotated
-    case .success(let other):
-      unlink(temporary)
-      // When it cannot be renamed, the file grows past its bound rather than lose the line.
-      if case .failed = other { return .raced }
-      return other
-    case .failure(let failure):
-      unlink(temporary)
-      return .failed(failure)
-    }
   }
 
   /// A point a reader reaches while it holds no lock: between reading the older file and
@@ -549,86 +493,6 @@ struct OutcomeLog: Sendable {
   /// Calls ``unlockedStep``, if a test set it.
   func reached(_ step: UnlockedStep) {
     Self.unlockedStep.withLock { $0 }?(step, path)
-  }
-
-  /// Tells apart the temporary files of a process's rotations.
-  private static let rotationCounter = Atomic<Int>(0)
-
-  /// The lines of the older file that a rotation would lose and the history still
-  /// needs: missed announcements no replay has been heard for, in their order, up to
-  /// ``carriedBytes``. Those missed because flood control dropped them come last: the
-  /// newest genuine ones (interrupted, unreachable, broken audio) are carried first,
-  /// and dropped ones only fill what room is left.
-  ///
-  /// A rotation in a flood comes every few thousand records, so the lines are sorted by
-  /// what announce writes in them before any is parsed: only the outcomes heard, and the
-  /// missed ones that fit in ``carriedBytes``, newest first, are.
-  static func carried(older: LogLines, current: LogLines) -> [String] {
-    var heard: Set<String> = []
-    for file in [older, current] {
-      file.bytes.withUnsafeBufferPointer { bytes in
-        for range in file.ranges { noteHeard(UnsafeBufferPointer(rebasing: bytes[range]), in: &heard) }
-      }
-    }
-    return carried(older: older, heard: heard)
-  }
-
-  /// Adds to `heard` the key of the announcement `line` says was heard, if it says so.
-  static func noteHeard(_ line: UnsafeBufferPointer<UInt8>, in heard: inout Set<String>) {
-    guard holds(line, #""event":"spoken""#) || holds(line, #""event":"shown""#),
-      let record = HistoryRecord.parseKeeping(String(decoding: line, as: UTF8.self))?.record,
-      record.decides,
-      record.wasHeard, let key = record.announcementKey
-    else { return }
-    heard.insert(key)
-  }
-
-  /// ``carried(older:current:)`` with the keys heard in both files.
-  static func carried(older: LogLines, heard: Set<String>) -> [String] {
-    guard !older.ranges.isEmpty else { return [] }
-    var size = 0
-    var kept: [Int: String] = [:]
-    var keys: Set<String> = []
-    for dropped in [false, true] {
-      for index in older.ranges.indices.reversed()
-      where older.line(index, holds: #""event":"gave-up""#)
-        || older.line(index, holds: #""event":"not-shown""#)
-      {
-        let skipped =
-          older.line(index, holds: #""reason":"dropped""#) || older.line(index, holds: #""reason":"skipped""#)
-        guard skipped == dropped, kept[index] == nil else {
-          continue
-        }
-        guard size + older.size(index) <= carriedBytes else { break }
-        let line = older.line(index)
-        guard let record = HistoryRecord.parseKeeping(line)?.record, record.replays == nil, record.decides,
-          !record.wasHeard, let key = record.key, !heard.contains(key), keys.insert(key).inserted
-        else { continue }
-        size += older.size(index)
-        kept[index] = line
-      }
-    }
-    return kept.sorted { $0.key < $1.key }.map(\.value)
-  }
-
-  /// Whether `line` holds the bytes of `part`; a search of bytes, which a rotation in a
-  /// flood does for thousands of lines.
-  static func holds(_ line: UnsafeBufferPointer<UInt8>, _ part: String) -> Bool {
-    var part = part
-    return part.withUTF8 { needle in
-      guard let bytes = line.baseAddress, let wanted = needle.baseAddress, let first = needle.first,
-        line.count >= needle.count
-      else { return needle.isEmpty }
-      var start = 0
-      let last = line.count - needle.count
-      while start <= last {
-        guard let found = memchr(bytes + start, Int32(first), last - start + 1) else { return false }
-        let index = bytes.distance(to: found.assumingMemoryBound(to: UInt8.self))
-        if memcmp(bytes + index, wanted, needle.count) == 0 { return true }
-        start = index + 1
-      }
-      return false
-    }
   }
 
   /// The whole lines of the older log and then of the current one, oldest first. A line
@@ -675,6 +539,9 @@ struct OutcomeLog: Sendable {
   /// reads (the paths then name other files than those read), so that no record is read
   /// twice or missed.
   func snapshot() -> Snapshot {
+    // A rotation killed half way is finished first: until then, some records are under
+    // another name (see `rotate(taking:)`).
+    if rotationIsUnfinished { _ = whileLocked {} }
     var result = Snapshot()
     for _ in 0..<8 {
       result = Snapshot()
@@ -756,7 +623,3 @@ struct OutcomeLog: Sendable {
     return kept
   }
 }
-
-/// glibc's `malloc_trim`, which Swift's Glibc module does not declare (it is in `<malloc.h>`).
-@_silgen_name("malloc_trim")
-private func releaseFreeMemory(_ pad: Int) -> Int32
