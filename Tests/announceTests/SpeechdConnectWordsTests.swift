@@ -25,6 +25,8 @@ import Testing
     .forwardHung(path: "/tmp/f.sock", acceptsConnections: false),
     .staleForward(path: "/tmp/f.sock", removed: true), .staleForward(path: "/tmp/f.sock", removed: false),
     .nothingForwarded(forwardedPath: "/tmp/f.sock", local: socket, detail: detail),
+    .nameDoesNotResolve(tcp), .lookupTookTooLong(tcp, within: .seconds(2)),
+    .lookupTookTooLong(tcp, within: .milliseconds(1500)),
   ]
 
   @Test(arguments: failures)
