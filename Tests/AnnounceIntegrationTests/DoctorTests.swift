@@ -290,6 +290,39 @@ extension SpeakingTests {
       #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
     }
 
+    /// A `pactl` on PATH that prints a line, closes its output and hangs (issue 47, defect
+    /// 3): doctor waited for it to end (32 s in the review) and then took the sink for
+    /// unknown and exited 0. Now it is killed at its bound, doctor ends within its 8 seconds,
+    /// and a sound server that does not answer its tool means nobody hears speech (69).
+    @Test func aSoundToolThatHangsAfterClosingItsOutputIsCutOffAndMeansNobodyHears() throws {
+      let home = try Self.home()
+      defer { try? FileManager.default.removeItem(atPath: home) }
+      let tools = home + "/bin"
+      try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
+      try """
+      #!/bin/sh
+      echo "Server Name: pulseaudio"
+      echo $$ >> "\(home)/pactl.pids"
+      exec >&-
+      exec sleep 40
+      """.write(toFile: tools + "/pactl", atomically: true, encoding: .utf8)
+      #expect(chmod(tools + "/pactl", 0o755) == 0)
+      var environment = Self.environment(of: stack, home: home)
+      environment["PATH"] = tools + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+      let result = try Command.run(
+        Command.announce, ["doctor", "--json"], environment: environment, timeout: 60)
+      #expect(result.seconds < 8, "took \(result.seconds) s")
+      #expect(result.status == 69, "\(result.standardOutput)\(result.standardError)")
+      #expect(Self.check("speech", in: result.standardOutput)?["outcome"] as? String == "spoken")
+      let sound = try #require(Self.check("sound", in: result.standardOutput), "\(result.standardOutput)")
+      #expect(sound["finding"] as? String == "speech-unavailable", "\(sound)")
+      #expect(sound["stuckTool"] as? String == "pactl", "\(sound)")
+      let pids = try String(contentsOfFile: home + "/pactl.pids", encoding: .utf8)
+        .split(separator: "\n").compactMap { pid_t($0) }
+      #expect(!pids.isEmpty)
+      for pid in pids { #expect(kill(pid, 0) == -1, "the fake pactl \(pid) was left running") }
+    }
+
     /// A Unix listener at `path` with `listen(fd, 0)` and its one place in the backlog
     /// taken, so that a further connect waits.
     static func fullUnixListener(at path: String) throws -> (listener: Int32, filler: Int32) {

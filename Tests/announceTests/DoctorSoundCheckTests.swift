@@ -1,3 +1,5 @@
+import Foundation
+import Glibc
 import Testing
 
 @testable import announce
@@ -155,5 +157,60 @@ private let testRoot = UnusedPath.folder()
     #expect(
       ChildOutput.read("sh", ["-c", "echo $LC_ALL $HOME"], within: .seconds(5), environment: ["LC_ALL=C"])
         == "C\n")
+  }
+
+  /// A `pactl` that printed a line, closed its output and hung kept doctor waiting for
+  /// as long as it slept (32 s in the review), since the bound covered reading, not the
+  /// wait for its exit; now it is killed at the bound, and nothing of it is left.
+  @Test func aToolThatClosesItsOutputButDoesNotEndIsKilledAtTheBound() throws {
+    let folder = NSTemporaryDirectory() + "announce-stuck-tool-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let tool = folder + "/pactl"
+    try """
+    #!/bin/sh
+    echo "Server Name: pulseaudio"
+    echo $$ > "\(folder)/pid"
+    exec >&-
+    exec sleep 30
+    """.write(toFile: tool, atomically: true, encoding: .utf8)
+    #expect(chmod(tool, 0o755) == 0)
+    let start = ContinuousClock.now
+    let output = ChildOutput.read(tool, ["info"], within: .milliseconds(500), environment: ["LC_ALL=C"])
+    let took = ContinuousClock.now - start
+    #expect(output == nil, "a tool that did not end within its bound gave \(output ?? "")")
+    #expect(took < .seconds(5), "took \(took)")
+    let pid = try #require(
+      Int32(
+        try String(contentsOfFile: folder + "/pid", encoding: .utf8).trimmingCharacters(
+          in: .whitespacesAndNewlines)))
+    #expect(kill(pid, 0) == -1 && errno == ESRCH, "the tool's process \(pid) was left running")
+  }
+
+  /// The same tool, as an answer: it did not end, which is not the same as failing.
+  @Test func aToolThatDoesNotEndWithinItsBoundIsTimedOutAndOneThatFailsIsFailed() {
+    #expect(ChildOutput.run("sh", ["-c", "exec sleep 30"], within: .milliseconds(200)) == .timedOut)
+    #expect(ChildOutput.run("sh", ["-c", "echo half; exit 3"], within: .seconds(5)) == .failed)
+    #expect(ChildOutput.run("sh", ["-c", "echo whole"], within: .seconds(5)) == .output("whole\n"))
+  }
+
+  /// A sound server that does not answer its own tool plays nobody's speech: doctor exits
+  /// 69 and says which tool it asked and for how long, where it took the server for
+  /// unknown (status 0) before. One that fails at once is still unknown, for information.
+  @Test func aSoundServerThatDoesNotAnswerItsToolMeansSpeechCannotBeHeard() {
+    let stuck = SoundCheck(answer: { program, _ in program == "pactl" ? .timedOut : .failed }).run()
+    #expect(stuck.finding == .speechUnavailable)
+    #expect(
+      stuck.sentence.hasPrefix("The sound server did not answer pactl within 1.5 seconds, so it is stuck"),
+      "\(stuck.sentence)")
+    #expect(stuck.facts.contains { $0.0 == "stuckTool" && $0.1 == .text("pactl") })
+    #expect(DoctorOutcome.of([.fine, stuck.finding]) == .speechUnavailable)
+    // PipeWire's own tool answers where pipewire-pulse is stuck: the sink is known.
+    let wpctlAnswers = SoundCheck(answer: { program, _ in
+      program == "pactl" ? .timedOut : .output("Audio\n ├─ Sinks:\n │  *   46. Speakers [vol: 0.40]\n")
+    }).run()
+    #expect(wpctlAnswers.finding == .fine, "\(wpctlAnswers.sentence)")
+    let failing = SoundCheck(answer: { _, _ in .failed }).run()
+    #expect(failing.finding == .notInUse)
   }
 }

@@ -31,6 +31,8 @@ private let testRoot = UnusedPath.folder()
     .staleForward(path: "\(testRoot)/tmp/f.sock", removed: true),
     .staleForward(path: "\(testRoot)/tmp/f.sock", removed: false),
     .nothingForwarded(forwardedPath: "\(testRoot)/tmp/f.sock", local: socket, detail: detail),
+    .nameDoesNotResolve(tcp), .lookupTookTooLong(tcp, within: .seconds(2)),
+    .lookupTookTooLong(tcp, within: .milliseconds(1500)),
   ]
 
   @Test(arguments: failures)

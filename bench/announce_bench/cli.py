@@ -13,6 +13,7 @@ from .report import HOME_RELEASE, RELEASES, ReleaseFigures, Results, machine, pr
 from .scenarios import (FLOOD_RSS_GOAL, Context, measure_cold_start, measure_core, measure_detach, measure_failure,
                         measure_flood_rss, measure_long_line, measure_overhead, measure_repeated_flood, measure_retry)
 from .soak import soak
+from .faultsoak import fault_soak
 from .stats import say
 from .braille import measure_braille
 from .lean import measure_lean
@@ -40,12 +41,18 @@ def parse(argv):
                     help="smoke test for CI: few repetitions, a 50-line soak, 100,000 flood lines; "
                          "prints the figures, asserts only the memory goal (peak RSS of the stdin flood), "
                          "does not write BENCHMARKS.md")
-    ap.add_argument("--soak", action="store_true", help="also run the 1,000-line soak test")
+    ap.add_argument("--soak", action="store_true",
+                    help="also run the 1,000-line soak test and the 1,000-line fault soak")
     ap.add_argument("--release", choices=RELEASES, default=None,
                     help="for development: measure on this Debian release's speech-dispatcher only (with 13, "
                          "only the figures that depend on it); does not write BENCHMARKS.md, which shows both")
     ap.add_argument("--soak-only", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--lines", type=int, default=None, help="soak lines (default 1000, 50 with --quick)")
+    ap.add_argument("--faults", action="store_true",
+                    help="with bench/soak: run the fault soak (floods, killed daemons, SIGTSTP, replays) instead")
+    ap.add_argument("--bin-path", default=None,
+                    help="for development: use the announce in this folder instead of building one")
+    ap.add_argument("--lines", type=int, default=None,
+                    help="soak lines (default 1000; with --quick, a 60-line fault soak instead of the soak)")
     ap.add_argument("--pairs", type=int, default=None, help="overhead pairs (default 20, 4 with --quick)")
     ap.add_argument("--waiting", default=None,
                     help="comma-separated numbers of processes for the waiting-for-turns figure "
@@ -101,7 +108,7 @@ def measure_speechd_figures(ctx, figures):
     ctx.relay.close()
 
 
-def measure_others(ctx, res, soak_lines):
+def measure_others(ctx, res, soak_lines, fault_lines):
     """The figures measured once, on HOME_RELEASE's stack, except the core's, which needs none."""
     res.detach = measure_detach(ctx)
     res.lean = measure_lean(ctx)
@@ -111,6 +118,8 @@ def measure_others(ctx, res, soak_lines):
     res.waiting = measure_waiting(ctx)
     if soak_lines:
         res.soak = soak(ctx, soak_lines)
+    if fault_lines:
+        res.fault_soak = fault_soak(ctx, fault_lines, HOME_RELEASE)
 
 
 def main(argv):
@@ -119,7 +128,7 @@ def main(argv):
     need_tools(releases)
     if "13" in releases:
         say(f"the Debian 13 root: {debian13_root()}")
-    bin_path = build(["announce"] if args.soak_only else ["announce", "CoreThroughput", "ParserFloor"])
+    bin_path = args.bin_path or build(["announce"] if args.soak_only else ["announce", "CoreThroughput", "ParserFloor"])
     ws = Workspace(keep=args.keep)
     ctx = context(args, bin_path, ws)
 
@@ -128,8 +137,14 @@ def main(argv):
 
     signal.signal(signal.SIGTERM, on_signal)
     res = Results(skipped=[r for r in RELEASES if r not in releases])
-    soak_lines = args.lines or (50 if args.quick else 1000)
+    soak_lines = args.lines or 1000
+    # CI's short form: the fault soak covers what the short soak did (one outcome a line, no
+    # hang) under faults, in about the same time.
+    fault_lines = (args.lines or 60) if args.quick else (soak_lines if args.soak else 0)
     try:
+        if args.soak_only and args.faults:
+            res.fault_soak = fault_soak(ctx, soak_lines, releases[0])
+            return 0 if res.fault_soak.ok else 1
         if args.soak_only:
             res.others_on, _ = start_release(ctx, releases[0], res)
             res.soak = soak(ctx, soak_lines)
@@ -141,7 +156,7 @@ def main(argv):
             figures.braille = measure_braille(ctx, env["TESTSTACK_DIR"], env, ctx.reps)
             if release == HOME_RELEASE:
                 res.others_on = figures
-                measure_others(ctx, res, soak_lines if args.soak or args.quick else 0)
+                measure_others(ctx, res, soak_lines if args.soak else 0, fault_lines)
             ws.stop_stack(env["TESTSTACK_DIR"])
             figures.failure = measure_failure(ctx)
         if HOME_RELEASE in releases:
@@ -160,6 +175,10 @@ def main(argv):
         return 1
     if res.soak and not res.soak.ok:
         say("\nThe soak test FAILED: some line did not end in exactly one outcome, or announce hung.")
+        return 1
+    if res.fault_soak and not res.fault_soak.ok:
+        say("\nThe fault soak FAILED: a line without exactly one outcome per channel, a hang, an "
+            "unexpected exit status, or a missed announcement lost or spoken twice.")
         return 1
     return 0
 

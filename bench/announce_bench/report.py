@@ -61,6 +61,7 @@ class Results:
     repeated: Optional[RepeatedFlood] = None
     waiting: Optional[list] = None  # of waiting.WaitingRun
     soak: Optional[Soak] = None
+    fault_soak: Optional[object] = None
     lean: Optional[Lean] = None
     catalogs: Optional[Catalogs] = None
     others_on: Optional[ReleaseFigures] = None  # the release the other figures were measured on
@@ -288,6 +289,14 @@ def table_rows(res):
                      f"{sk.rss_last_max / MIB:.1f} MiB ({'flat' if sk.flat else 'growing'})",
                      "every line one outcome, no hang, flat RSS",
                      goal(sk.ok and sk.flat)))
+    fs = res.fault_soak
+    if fs:
+        rows.append((f"Fault soak, {fs.lines} lines, {sum(fs.steps.values())} steps",
+                     f"{'PASSED' if fs.ok else 'FAILED'} in {sec(fs.wall)}", "n/a",
+                     f"steps {fs.steps}; speech {fs.speech}; braille {fs.shown if fs.braille else 'off'}; "
+                     f"missing {len(fs.missing)}, doubled {len(fs.doubled)}, hung {len(fs.hangs)}, "
+                     f"spoken twice {len(fs.spoken_twice)}, missed and lost {len(fs.missed_lost)}",
+                     "one outcome a channel, no hang, history kept", goal(fs.ok)))
     rows += lean_rows(res.lean, goal)
     rows += catalog_rows(res.catalogs, goal)
     return rows

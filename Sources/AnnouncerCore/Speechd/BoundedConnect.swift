@@ -15,6 +15,10 @@ enum BoundedConnect {
     case failed(errno: Int32)
     /// Something listens there but did not accept the connection by the deadline.
     case notAccepting
+    /// The host's name does not resolve.
+    case nameDoesNotResolve
+    /// Looking the host's name up did not end by the deadline.
+    case lookupTookTooLong
   }
 
   /// How long to wait before trying a unix socket with a full backlog again. A daemon that
@@ -62,22 +66,26 @@ enum BoundedConnect {
     }
   }
 
-  /// A TCP connection is started without blocking, and its end waited for with `poll`
-  /// until the deadline; `SO_ERROR` then says how it ended.
+  /// The host's name is looked up within the deadline (``HostLookup``), then a TCP
+  /// connection is started without blocking, and its end waited for with `poll` until the
+  /// deadline; `SO_ERROR` then says how it ended.
   static func connect(
     host: String, port: Int, until deadline: ContinuousClock.Instant
   ) -> Result<Int32, Failure> {
-    var hints = addrinfo()
-    hints.ai_family = AF_INET
-    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-    var results: UnsafeMutablePointer<addrinfo>?
-    guard getaddrinfo(host, String(port), &hints, &results) == 0, let first = results else {
-      return .failure(.failed(errno: EHOSTUNREACH))
+    var address: sockaddr_in
+    switch HostLookup.address(of: host, port: port, until: deadline) {
+    case .success(let found): address = found
+    case .failure(.doesNotResolve): return .failure(.nameDoesNotResolve)
+    case .failure(.tookTooLong): return .failure(.lookupTookTooLong)
     }
-    defer { freeaddrinfo(results) }
-    let socket = Glibc.socket(first.pointee.ai_family, streamType, 0)
+    let socket = Glibc.socket(AF_INET, streamType, 0)
     guard socket >= 0 else { return .failure(.failed(errno: errno)) }
-    if Glibc.connect(socket, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 { return .success(socket) }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    if connected == 0 { return .success(socket) }
     // An interrupted connect goes on in the background, as one in progress does.
     guard errno == EINPROGRESS || errno == EINTR else {
       let code = errno

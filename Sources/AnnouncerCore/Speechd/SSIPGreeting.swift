@@ -22,6 +22,10 @@ enum SSIPGreeting {
     case notAccepting
     /// Something answered, but not in SSIP, or hung up at once.
     case somethingElse
+    /// The host's name does not resolve, so there is nowhere to connect to.
+    case nameDoesNotResolve
+    /// Looking the host's name up took the whole bound.
+    case lookupTookTooLong
   }
 
   /// How long the whole check may take, the goodbye included. speech-dispatcher
@@ -36,6 +40,8 @@ enum SSIPGreeting {
     case .success(let opened): conversation = opened
     case .failure(.notAccepting): return .notAccepting
     case .failure(.failed): return .nobodyListens
+    case .failure(.nameDoesNotResolve): return .nameDoesNotResolve
+    case .failure(.lookupTookTooLong): return .lookupTookTooLong
     }
     guard conversation.send("SET SELF CLIENT_NAME \"announce:announce:check\"") else { return .somethingElse }
     switch conversation.readReply(until: deadline) {

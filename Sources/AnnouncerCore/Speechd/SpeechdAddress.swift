@@ -126,6 +126,12 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
   /// Something listens at the address but took no connection within the bound: its
   /// backlog (or, on TCP, its accept queue) is full because it is stopped or hung.
   case notAccepting(SpeechdAddress, within: Duration)
+  /// The host name of an `inet_socket` address does not resolve: the name service
+  /// answered that there is no such name, or failed.
+  case nameDoesNotResolve(SpeechdAddress)
+  /// Looking up the host name of an `inet_socket` address took longer than the bound: the
+  /// name servers do not answer.
+  case lookupTookTooLong(SpeechdAddress, within: Duration)
   /// Under SSH, a forwarded socket exists at `path` but nothing answers there: the
   /// session that forwarded it has ended. `removed` says whether announce deleted it.
   case staleForward(path: String, removed: Bool)
@@ -162,6 +168,13 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
       "speech-dispatcher at \(address) does not accept connections (none within \(Self.seconds(bound))), "
         + "so it is stopped or hung\(address.socketPath == nil ? ", or a firewall drops them" : ""); "
         + "resume a stopped one with kill -CONT, or kill it and start it again."
+    case .nameDoesNotResolve(let address):
+      "announce could not reach speech-dispatcher at \(address), because that host name does not resolve; "
+        + "correct the host name in the address or SPEECHD_ADDRESS."
+    case .lookupTookTooLong(let address, let bound):
+      "announce could not reach speech-dispatcher at \(address), because looking up that host name took "
+        + "longer than \(Self.seconds(bound)); check the name servers in /etc/resolv.conf, or write the "
+        + "host's IP address in the address or SPEECHD_ADDRESS."
     case .forwardHung(let path, let acceptsConnections):
       "announce found a speech-dispatcher socket forwarded over SSH at \(path), but "
         + (acceptsConnections

@@ -6,7 +6,9 @@ extension SpeechdConnectError {
   package var libspeechdReason: String? {
     switch self {
     case .unreachable(_, let detail), .nothingForwarded(_, _, let detail): Self.reason(in: detail)
-    case .invalidAddress, .notAnswering, .notAccepting, .staleForward, .forwardHung: nil
+    case .invalidAddress, .notAnswering, .notAccepting, .staleForward, .forwardHung, .nameDoesNotResolve,
+      .lookupTookTooLong:
+      nil
     }
   }
 

@@ -76,6 +76,10 @@ enum SpeechdConnector {
           throw .notAnswering(resolved, within: replyBound)
         case .notAccepting:
           throw .notAccepting(resolved, within: replyBound)
+        case .nameDoesNotResolve:
+          throw .nameDoesNotResolve(resolved)
+        case .lookupTookTooLong:
+          throw .lookupTookTooLong(resolved, within: replyBound)
         case .nobodyListens, .speechDispatcher:
           break
         }

@@ -111,6 +111,10 @@ struct SSIPListing {
       throw .notAccepting(address, within: silenceBound)
     case .failure(.failed):
       throw .unreachable(address, detail: "nothing listens there any more")
+    case .failure(.nameDoesNotResolve):
+      throw .nameDoesNotResolve(address)
+    case .failure(.lookupTookTooLong):
+      throw .lookupTookTooLong(address, within: silenceBound)
     }
   }
 

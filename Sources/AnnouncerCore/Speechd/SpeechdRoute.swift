@@ -91,6 +91,8 @@ package enum ForwardedSpeechdSocket {
       return .accepts
     case .failure(.notAccepting): return .notAccepting
     case .failure(.failed(let code)): return code == ECONNREFUSED ? .refused : .accepts
+    // A path has no name to look up.
+    case .failure(.nameDoesNotResolve), .failure(.lookupTookTooLong): return .accepts
     }
   }
 }

@@ -40,6 +40,14 @@ extension SpeechdConnectError {
       return localized(
         "speech-dispatcher at {address} does not accept connections (none within {duration}), so it is stopped or hung; resume a stopped one with kill -CONT, or kill it and start it again.",
         ["address": AddressCheck.printed(address), "duration": Self.printedSeconds(bound)])
+    case .nameDoesNotResolve(let address):
+      return localized(
+        "announce could not reach speech-dispatcher at {address}, because that host name does not resolve; correct the host name in the address or SPEECHD_ADDRESS.",
+        ["address": AddressCheck.printed(address)])
+    case .lookupTookTooLong(let address, let bound):
+      return localized(
+        "announce could not reach speech-dispatcher at {address}, because looking up that host name took longer than {duration}; check the name servers in /etc/resolv.conf, or write the host's IP address in the address or SPEECHD_ADDRESS.",
+        ["address": AddressCheck.printed(address), "duration": Self.printedSeconds(bound)])
     case .forwardHung(let path, acceptsConnections: true):
       return localized(
         "announce found a speech-dispatcher socket forwarded over SSH at {path}, but nothing answers through it, so the SSH session behind it, or speech-dispatcher on your own machine, is stopped or hung; end that session and log in again with {forward}, or set SPEECHD_ADDRESS.",

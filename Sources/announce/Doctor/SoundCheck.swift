@@ -8,9 +8,12 @@ struct SoundCheck {
   /// How long each tool may take to answer: both answer a running server in about 20 ms.
   static let answerBound: Duration = .milliseconds(1500)
 
-  /// Runs a tool with these arguments and returns its standard output; `nil` when it is
-  /// not installed, failed, or did not answer within its bound.
-  var tool: (_ program: String, _ arguments: [String]) -> String?
+  /// Runs a tool with these arguments within the bound it is given, and says what came
+  /// of it: its standard output, a failure (not installed, or no server to ask), or no
+  /// end within the bound.
+  var tool: (_ program: String, _ arguments: [String], _ bound: Duration) -> ChildOutput.Answer
+  /// The bound each tool is given: what is left of doctor's deadline, at most ``answerBound``.
+  var bound: () -> Duration = { SoundCheck.answerBound }
   /// Whether a program is on `PATH`, to tell a tool that is missing from a sound server
   /// that does not answer it.
   var isInstalled: (_ program: String) -> Bool = SoundCheck.isOnPath
@@ -24,16 +27,26 @@ struct SoundCheck {
     ].compactMap { name in
       environment[name].map { "\(name)=\($0)" }
     }
-    tool = { program, arguments in
-      ChildOutput.read(program, arguments, within: bound(), environment: ["LC_ALL=C"] + passed)
+    tool = { program, arguments, bound in
+      ChildOutput.run(program, arguments, within: bound, environment: ["LC_ALL=C"] + passed)
     }
+    self.bound = bound
   }
 
+  /// The check with the tools' answers written out: `nil` for a tool that failed.
   init(
     tool: @escaping (_ program: String, _ arguments: [String]) -> String?,
     isInstalled: @escaping (_ program: String) -> Bool = { _ in true }
   ) {
-    self.tool = tool
+    self.init(answer: { tool($0, $1).map(ChildOutput.Answer.output) ?? .failed }, isInstalled: isInstalled)
+  }
+
+  /// The check with the tools' answers written out, a tool that does not end among them.
+  init(
+    answer: @escaping (_ program: String, _ arguments: [String]) -> ChildOutput.Answer,
+    isInstalled: @escaping (_ program: String) -> Bool = { _ in true }
+  ) {
+    self.tool = { program, arguments, _ in answer(program, arguments) }
     self.isInstalled = isInstalled
   }
 
@@ -43,18 +56,59 @@ struct SoundCheck {
     return path.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
   }
 
-  /// The sink, or `nil` when neither tool answered.
-  func sink() -> SoundSink? {
-    if let info = tool("pactl", ["info"]), let sinks = tool("pactl", ["list", "sinks"]),
+  /// What the tools said of the sound server.
+  enum Found: Equatable {
+    /// The default sink.
+    case sink(SoundSink)
+    /// A tool did not end within `bound`, and none answered: the server it asks is stuck,
+    /// and plays nothing either.
+    case stuck(tool: String, bound: Duration)
+    /// No tool answered, each failing at once: none is installed, or no server runs.
+    case unknown
+  }
+
+  /// The sink, from pactl, or else wpctl.
+  func found() -> Found {
+    var stuck: Found?
+    func ask(_ program: String, _ arguments: [String]) -> String? {
+      let given = bound()
+      switch tool(program, arguments, given) {
+      case .output(let text): return text
+      case .failed: return nil
+      case .timedOut:
+        if stuck == nil { stuck = .stuck(tool: program, bound: given) }
+        return nil
+      }
+    }
+    if let info = ask("pactl", ["info"]), let sinks = ask("pactl", ["list", "sinks"]),
       let sink = SoundSink.fromPactl(info: info, sinks: sinks)
     {
-      return sink
+      return .sink(sink)
     }
-    return tool("wpctl", ["status"]).flatMap(SoundSink.fromWpctl)
+    if let sink = ask("wpctl", ["status"]).flatMap(SoundSink.fromWpctl) { return .sink(sink) }
+    return stuck ?? .unknown
+  }
+
+  /// The sink, or `nil` when no tool answered.
+  func sink() -> SoundSink? {
+    guard case .sink(let sink) = found() else { return nil }
+    return sink
   }
 
   func run() -> DoctorLine {
-    guard let sink = sink() else {
+    let sink: SoundSink
+    switch found() {
+    case .sink(let answered): sink = answered
+    case .stuck(let tool, let bound):
+      // A PulseAudio or PipeWire that does not answer its own tool does not play the
+      // speech-dispatcher's audio either, whatever the daemon reported.
+      return DoctorLine(
+        check: "sound", finding: .speechUnavailable,
+        said: localized(
+          "The sound server did not answer {tool} within {duration}, so it is stuck and nobody hears speech; restart it with systemctl --user restart pipewire pipewire-pulse, or pulseaudio -k for PulseAudio.",
+          ["tool": tool, "duration": DoctorLine.printedSeconds(bound)]),
+        facts: [("server", .text("unknown")), ("sink", .text("unknown")), ("stuckTool", .text(tool))])
+    case .unknown:
       let said =
         isInstalled("pactl") || isInstalled("wpctl")
         ? localized(
