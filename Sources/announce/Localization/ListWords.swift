@@ -6,9 +6,9 @@ enum ListWords {
     guard let last = names.last else { return "" }
     guard names.count > 1 else { return last }
     let first = names.dropLast().joined(separator: ", ")
+    guard printed else { return first + " or " + last }
     // TRANSLATORS: the end of a list of values, such as "low, normal or high".
-    return printed
-      ? wording.localized("{first} or {last}", ["first": first, "last": last]) : first + " or " + last
+    return wording.localized("{first} or {last}", ["first": first, "last": last])
   }
 
   /// `names` as `a, b and c`, all of them, in the language of the locale.
