@@ -29,8 +29,6 @@ let package = Package(
     .systemLibrary(name: "CSpawn"),
     // glibc's pidfd_open and pidfd_send_signal, which Swift's Glibc module does not show.
     .systemLibrary(name: "CPidfd"),
-    // glibc's gettext, which Swift's Glibc module does not show.
-    .systemLibrary(name: "CIntl"),
     .systemLibrary(
       name: "CLibXML2",
       pkgConfig: "libxml-2.0",
@@ -64,7 +62,6 @@ let package = Package(
         "AnnouncerCore",
         "CSpawn",
         "CPidfd",
-        "CIntl",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

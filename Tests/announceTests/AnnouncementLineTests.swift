@@ -16,7 +16,10 @@ import Testing
   }
 
   @Test(arguments: [
-    ("{\"text\":\"x\",\"language\":\"en\\r\\nSET all RATE 100\"}", "\"language\" must be one word"),
+    (
+      "{\"text\":\"x\",\"language\":\"en\\r\\nSET all RATE 100\"}",
+      "\"language\" must be a language name, such as en or pt-BR"
+    ),
     ("{\"text\":\"x\",\"voice\":\"a\\r\\nQUIT\"}", "\"voice\" must be one word"),
     ("{\"text\":\"x\",\"timeout\":1e308}", "\"timeout\" must be a number of seconds from 0 to 86400"),
     ("{\"text\":\"x\",\"delay\":1e20}", "\"delay\" must be a number of seconds from 0 to 86400"),

@@ -28,3 +28,19 @@ import Testing
     #expect(EnglishOriginals.english(of: "\(run) Hallo") == "\(run) Hello")
   }
 }
+
+/// Long lines are bounded by their bytes, not only by their count (issue #46).
+@Suite(.serialized) struct EnglishOriginalsBytesTests {
+  @Test func longLinesPushOutTheOldestLongBeforeTheCountIsReached() {
+    let run = "englishOriginals-\(UInt64.random(in: 0...UInt64.max))"
+    let long = String(repeating: "k", count: 256 * 1024)
+    let lines = (0..<40).map { "\(run) Zeile \($0) \(long)" }
+    for (index, line) in lines.enumerated() {
+      EnglishOriginals.remember(line, english: "\(run) line \(index) \(long)")
+    }
+    // 40 pairs of 512 KiB are 20 MiB: far fewer than the limit's 4096 lines, but the
+    // oldest must be gone, and the newest kept.
+    #expect(EnglishOriginals.english(of: lines[0]) == lines[0])
+    #expect(EnglishOriginals.english(of: lines[39]) == "\(run) line 39 \(long)")
+  }
+}

@@ -28,15 +28,18 @@ import AnnouncerTesting
 
   @Test func anyTextVoiceAndSSMLRoundTripThroughTheLogAndReplayIdentically() {
     let name = Gen.element(of: ["en", "de-DE", "espeak-ng", "Alex", "message", "x"])
+    let languages = Gen.element(of: ["en", "de-DE", "pt-BR", "fr", "en-GB-x-rp"])
     let level = Gen.int(in: -100...100).optional
     let type = Gen<VoiceOptions.VoiceType>.anyCase.optional
     let punctuation = Gen<VoiceOptions.Punctuation>.anyCase.optional
     let voices = Gen { generator in
       let (rate, pitch, volume) = (level.next(&generator), level.next(&generator), level.next(&generator))
-      let language = name.optional.next(&generator)
+      let word = name.optional.next(&generator)
+      // A language is a language name (issue #46), as speech-dispatcher names it.
+      let language = languages.optional.next(&generator)
       return VoiceOptions(
         rate: rate, pitch: pitch, pitchRange: volume.map { -$0 }, volume: volume, language: language,
-        voiceName: language, voiceType: type.next(&generator), outputModule: language,
+        voiceName: word, voiceType: type.next(&generator), outputModule: word,
         punctuation: punctuation.next(&generator), spell: Gen.bool.next(&generator))
     }
     let texts = Gen.character(in: 0...0xD7FF).string(of: 1...40)

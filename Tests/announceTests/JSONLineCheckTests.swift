@@ -46,4 +46,17 @@ import Testing
     // About 4 MiB; a pass that went back over the text for each quote would take minutes.
     #expect(clock.now - started < .seconds(10))
   }
+
+  /// A reason quotes at most 40 characters of a key: a megabyte-long key was quoted
+  /// whole, into the line printed and into the outcome log's record (issue #46).
+  @Test func aReasonQuotesAHugeKeyShortened() throws {
+    let key = String(repeating: "k", count: 1_000_000)
+    let twice = try #require(JSONLineCheck.problem(in: "{\"\(key)\":1,\"\(key)\":2}"))
+    let lone = try #require(JSONLineCheck.problem(in: "{\"\(key)\":\"\\ud800\"}"))
+    for problem in [twice, lone] {
+      #expect(problem.description.utf8.count < 300, "\(problem.description.prefix(120))")
+      #expect(problem.english.utf8.count < 300)
+      #expect(problem.description.contains(String(repeating: "k", count: 39) + "…"))
+    }
+  }
 }

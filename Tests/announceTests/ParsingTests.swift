@@ -193,3 +193,45 @@ private let testRoot = UnusedPath.folder()
     #expect(command.defaults.priority == .message)
   }
 }
+
+/// A user's value is quoted whole in a usage error, whatever it holds (issue #46).
+@Suite struct UsageErrorValueTests {
+  static let usage =
+    "\nUsage: announce [<options>] [<texts> ...]\n  See 'announce --help' for more information."
+  static let choices = "'. Please provide one of 'important', 'message' or 'text'."
+
+  @Test func aValueHoldingTheSentencesOwnWordsIsTakenWhole() {
+    #expect(CatalogTests.compiled)
+    let value = "a' is invalid for 'b"
+    let message =
+      "Error: The value '\(value)' is invalid for '--priority <priority>\(Self.choices)" + Self.usage
+    let german = OneLineErrors.sentence(
+      message, commandName: "announce", arguments: ["--priority", value], in: .language("de"))
+    #expect(german.contains("'\(value)'"), "\(german)")
+    #expect(german.contains("--priority <priority>"), "\(german)")
+    #expect(!german.contains("Please provide"), "\(german)")
+    let english = OneLineErrors.sentence(message, commandName: "announce", arguments: ["--priority", value])
+    #expect(
+      english
+        == "announce: The value '\(value)' is invalid for '--priority <priority>\(Self.choices.dropLast()) (see announce --help)."
+    )
+  }
+
+  @Test func aValueWithALineBreakKeepsTheOptionAndTheValidValues() {
+    #expect(CatalogTests.compiled)
+    let value = "loud\nand clear"
+    let message =
+      "Error: The value '\(value)' is invalid for '--priority <priority>\(Self.choices)" + Self.usage
+    for wording in [Wording.english, .language("de")] {
+      let line = OneLineErrors.sentence(
+        message, commandName: "announce", arguments: ["--priority=\(value)"], in: wording)
+      #expect(!line.contains("\n"))
+      #expect(line.contains("'loud and clear'"), "\(line)")
+      #expect(line.contains("--priority <priority>"), "\(line)")
+      #expect(line.contains("'important', 'message'"), "\(line)")
+    }
+    let german = OneLineErrors.sentence(
+      message, commandName: "announce", arguments: ["--priority", value], in: .language("de"))
+    #expect(!german.contains("Please provide"), "\(german)")
+  }
+}

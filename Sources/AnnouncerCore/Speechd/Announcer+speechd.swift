@@ -1,6 +1,10 @@
 import FoundationEssentials
 
 extension Announcer {
+  /// The words after the address in ``speechService`` when speech goes over an SSH
+  /// forward, which the command says in the user's language.
+  package static let forwardedOverSSH = ", forwarded over SSH from your own machine"
+
   /// Connects to speech-dispatcher and returns an announcer that speaks through it.
   ///
   /// This is ``SpeechdSpeaker/connect(address:appName:defaultTimeout:maxWaiting:environment:whenTurnsUnavailable:summaryWording:)``
@@ -71,7 +75,7 @@ public struct SpeechdSpeaker: Sendable {
       backend: backend, clock: ContinuousClock(), defaultTimeout: defaultTimeout,
       timing: AnnouncerTiming(), maxWaiting: maxWaiting, turns: turns,
       speechService: backend.address.description
-        + (backend.isForwardedOverSSH ? ", forwarded over SSH from your own machine" : ""),
+        + (backend.isForwardedOverSSH ? Announcer.forwardedOverSSH : ""),
       summaryWording: summaryWording)
     return SpeechdSpeaker(announcer: announcer, lists: SpeechdLists(address: backend.address))
   }

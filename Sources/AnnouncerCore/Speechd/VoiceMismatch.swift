@@ -16,7 +16,7 @@ package enum VoiceMismatch: Sendable, Equatable {
       "speech-dispatcher has no output module \"\(name)\"; it has \(Self.list(modules))."
     case .noVoice(let name, let module, let count):
       "speech-dispatcher's output module \"\(module)\" has no voice \"\(name)\"; "
-        + "see its \(count) voices with: \(howToList(module))."
+        + "see its \(count) \(count == 1 ? "voice" : "voices") with: \(howToList(module))."
     case .noLanguage(let language, let module):
       "speech-dispatcher's output module \"\(module)\" has no voice for the language \"\(language)\"; "
         + "see the languages it has with: \(howToList(module))."

@@ -15,7 +15,13 @@ struct BrailleAcknowledgement: ChannelReport, Equatable {
 
   var jsonLine: String { EventJSON.acknowledged(id: id, text: text, key: key, time: time) }
 
-  var verboseLine: String {
-    "\(EventJSON.seconds(time, decimals: 2)) s: \"\(EventDescription.shortened(text))\": read on the braille display (\(key) pressed)"
+  var verboseLine: String { verboseLine(in: .printed) }
+
+  /// ``verboseLine`` in `wording`'s language.
+  func verboseLine(in wording: Wording) -> String {
+    let what = wording.localized("read on the braille display ({key} pressed)").replacingBytes(
+      of: "{key}", with: key)
+    return
+      "\(NumberWords.written(EventJSON.seconds(time, decimals: 2), in: wording)) s: \"\(EventDescription.shortened(text))\": \(what)"
   }
 }

@@ -76,7 +76,9 @@ struct AnnounceRun {
     }
     let announcer = speaker.announcer
     if request.outcomes.verbose, let service = announcer.speechService {
-      terminal.error(localized("Connected to speech-dispatcher at {address}.", ["address": service]))
+      terminal.error(
+        localized(
+          "Connected to speech-dispatcher at {address}.", ["address": SpeechServiceWords.printed(service)]))
     }
     // Names speech-dispatcher does not know would be spoken with some other voice.
     // A check cut short (the daemon stopped answering, or went away) is no pass.
@@ -217,7 +219,7 @@ struct AnnounceRun {
       terminal.failure(
         localized(
           "speech-dispatcher at {address} went away and did not come back in time; start it again, and read its log in ~/.cache/speech-dispatcher/log if it keeps stopping.",
-          ["address": service ?? localized("its address")]),
+          ["address": service.map { SpeechServiceWords.printed($0) } ?? localized("its address")]),
         endingWith: .finished(summary))
     }
     if summary.dropped > 0 {

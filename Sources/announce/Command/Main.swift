@@ -17,6 +17,10 @@ enum Main {
     // A file-size limit (ulimit -f) must fail the outcome log's write with EFBIG, which
     // it names, instead of killing the run.
     signal(SIGXFSZ, SIG_IGN)
+    // The language of the printed lines is chosen here, before any thread starts, from
+    // the locale's variables; nothing changes the process's locale or environment after
+    // this (issue #46), so strerror and libspeechd speak C's English to the log.
+    _ = Wording.printed
     let arguments = Array(CommandLine.arguments.dropFirst())
     let status =
       switch arguments.first {

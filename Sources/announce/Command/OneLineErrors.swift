@@ -20,14 +20,16 @@ enum OneLineErrors {
       }
       return ExitStatus.success
     } catch {
-      return report(Command.self, error)
+      return report(Command.self, error, arguments)
     }
   }
 
   /// Reports `error` and returns its exit status: help and version print as ArgumentParser
   /// prints them, an ``ExitCode`` from `run` is quiet (its sentence was said already), and
   /// anything else is one line on standard error.
-  private static func report<Command: ParsableCommand>(_ command: Command.Type, _ error: any Error) -> Int32 {
+  private static func report<Command: ParsableCommand>(
+    _ command: Command.Type, _ error: any Error, _ arguments: [String]
+  ) -> Int32 {
     if let code = error as? ExitCode { return code.rawValue }
     let code = Command.exitCode(for: error)
     // Through Terminal, which gives up quietly on an output that cannot be written
@@ -37,7 +39,9 @@ enum OneLineErrors {
       if !message.isEmpty { Terminal(quiet: false).standardOutput(message) }
     } else {
       Terminal(quiet: false).error(
-        sentence(Command.message(for: error), commandName: Command.configuration.commandName ?? "announce"))
+        sentence(
+          Command.message(for: error), commandName: Command.configuration.commandName ?? "announce",
+          arguments: arguments))
     }
     return code.rawValue
   }
@@ -47,12 +51,27 @@ enum OneLineErrors {
   /// ArgumentParser lists the valid values of an option one per line, each after a dash;
   /// they become `a, b or c`, because a screen reader would read every dash aloud. Its own
   /// sentences are said in the locale's language where ``ParserWording`` knows them.
-  static func sentence(_ message: String, commandName: String) -> String {
+  ///
+  /// `arguments` are the user's: a value quoted whole, with its line breaks said as
+  /// spaces, so that a value with a line break does not split the sentence in two.
+  static func sentence(
+    _ message: String, commandName: String, arguments: [String] = [], in wording: Wording = .printed
+  ) -> String {
+    var message = message
+    var values: [String] = []
+    for argument in arguments {
+      let value = argument.firstIndex(of: "=").map { String(argument[argument.index(after: $0)...]) }
+      for given in [argument] + (value.map { [$0] } ?? []) {
+        let flat = String(given.map { $0.isNewline ? " " : $0 })
+        if flat != given { message = message.replacingBytes(of: given, with: flat) }
+        values.append(flat)
+      }
+    }
     var parts: [String] = []
     var items: [String] = []
     func endList() {
       guard let last = items.popLast() else { return }
-      parts.append(ListWords.either(items + [last], printed: true))
+      parts.append(ListWords.either(items + [last], printed: true, in: wording))
       items = []
     }
     for line in message.split(whereSeparator: \.isNewline).map({ $0.trimmingWhiteSpace }) {
@@ -63,19 +82,19 @@ enum OneLineErrors {
       endList()
       guard !line.isEmpty, !line.hasPrefix("Usage:"), !line.hasPrefix("See '") else { continue }
       if line.hasPrefix("Error: ") {
-        parts.append(ParserWording.translated(String(line.dropFirst(7))))
+        parts.append(ParserWording.translated(String(line.dropFirst(7)), values: values, in: wording))
       } else if line.hasPrefix("Help: ") {
         parts.append(String(line.dropFirst(6)))
       } else {
-        parts.append(ParserWording.translated(String(line)))
+        parts.append(ParserWording.translated(String(line), values: values, in: wording))
       }
     }
     endList()
     var text = parts.joined(separator: " ")
     while let last = text.last, last == "." || last == " " { text.removeLast() }
-    if text.isEmpty { text = localized("the arguments could not be understood") }
+    if text.isEmpty { text = wording.localized("the arguments could not be understood") }
     // TRANSLATORS: a usage error; {problem} may be in English when it is swift-argument-parser's own.
-    return localized(
+    return wording.localized(
       "{command}: {problem} (see {usage} --help).",
       [
         "command": String(commandName.split(separator: " ").first ?? "announce"), "problem": text,

@@ -95,9 +95,9 @@ enum Settings {
 
   static let language = Setting<String>(
     option: "language", short: "l", valueName: "language", summary: "Language, such as en or de",
-    rule: .word(example: "en"), variable: "ANNOUNCE_LANGUAGE", jsonKey: "language",
+    rule: .languageName, variable: "ANNOUNCE_LANGUAGE", jsonKey: "language",
     record: .init("language") { $0.voice.language }
-  ) { $0.voice.language = $1 }
+  ) { $0.voice.language = LanguageName.normalized($1) ?? $1 }
 
   static let voice = Setting<String>(
     option: "voice", short: "y", valueName: "voice",

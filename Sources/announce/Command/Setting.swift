@@ -216,14 +216,16 @@ struct Setting<Value: Sendable>: Sendable {
     if let given = try checked(given) { return given }
     guard let variable, let text = environment[variable], !text.isEmpty else { return nil }
     guard let value = rule.parse(text), rule.accepts(value) else {
+      // A value of any length is quoted by its start: the log records this line on every hook run.
+      let shown = EventDescription.shortened(text, to: 40)
       let printed = localized(
         "{variable}={value} is not {rule}; set it to one, such as {example}, or unset it.",
-        ["variable": variable, "value": text, "rule": rule.printedDescription(), "example": example])
+        ["variable": variable, "value": shown, "rule": rule.printedDescription(), "example": example])
       // The log records the English; the rule's words were looked up apart.
       EnglishOriginals.remember(
         printed,
         english:
-          "\(variable)=\(text) is not \(rule.description); set it to one, such as \(example), or unset it.")
+          "\(variable)=\(shown) is not \(rule.description); set it to one, such as \(example), or unset it.")
       throw ValidationError(printed)
     }
     return value

@@ -74,8 +74,6 @@ extension SpeechdConnectError {
   /// A bound such as "2 seconds" or "1.5 seconds" in the language of the locale.
   private static func printedSeconds(_ bound: Duration) -> String {
     let (seconds, tenths) = secondsAndTenths(bound)
-    guard tenths != 0 else { return DurationWords(wording: .printed).seconds(Int(seconds)) }
-    return localized("{count} second", plural: "{count} seconds", count: 2)
-      .replacingBytes(of: "{count}", with: "\(seconds).\(tenths)")
+    return NumberWords.seconds(Double(seconds) + Double(tenths) / 10)
   }
 }

@@ -11,7 +11,7 @@ extension TurnsUnavailable {
     case .cannotMake(let errno):
       text = localized(
         "Taking turns with other announce processes is off because {directory} cannot be made ({reason}); make its parent writable or set XDG_RUNTIME_DIR to a private directory.",
-        ["directory": directory, "reason": String(cString: strerror(errno))])
+        ["directory": directory, "reason": SystemReason.printed(errno)])
     case .notADirectory:
       text = localized(
         "Taking turns with other announce processes is off because {directory} is not a directory; remove it or set XDG_RUNTIME_DIR to a private directory.",

@@ -18,7 +18,10 @@ extension VoiceMismatch {
     case .noVoice(let name, let module, let count):
       // TRANSLATORS: {command} is a command line, such as announce --list-voices -o espeak-ng.
       return localized(
-        "speech-dispatcher's output module \"{module}\" has no voice \"{voice}\"; see its {count} voices with: {command}.",
+        "speech-dispatcher's output module \"{module}\" has no voice \"{voice}\"; see its {count} voice with: {command}.",
+        plural:
+          "speech-dispatcher's output module \"{module}\" has no voice \"{voice}\"; see its {count} voices with: {command}.",
+        count: count,
         [
           "module": module, "voice": name, "count": String(count),
           "command": Announce.howToListVoices(module),

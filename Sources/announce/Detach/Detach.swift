@@ -109,6 +109,6 @@ struct DetachError: Error, CustomStringConvertible {
     // TRANSLATORS: {reason} is the system's reason, such as "Resource temporarily unavailable".
     localized(
       "Could not start the background process for --detach: {reason}; run announce without --detach.",
-      ["reason": String(cString: strerror(code))])
+      ["reason": SystemReason.printed(code)])
   }
 }

@@ -83,9 +83,12 @@ struct ShellHookCheck {
     return DoctorLine(
       check: "shell-hook", finding: .fine,
       said: localized(
-        "The {shell} hook is active in this shell: it announces commands that run {seconds} seconds or longer, and {ignoring}.",
+        "The {shell} hook is active in this shell: it announces commands that run {seconds} second or longer, and {ignoring}.",
+        plural:
+          "The {shell} hook is active in this shell: it announces commands that run {seconds} seconds or longer, and {ignoring}.",
+        count: NumberWords.pluralCount(state.settings.minimumSeconds),
         [
-          "shell": state.shell, "seconds": DoctorLine.spoken(state.settings.minimumSeconds),
+          "shell": state.shell, "seconds": NumberWords.decimal(state.settings.minimumSeconds),
           "ignoring": ignoring,
         ]),
       facts: [("active", .flag(true))] + hookFacts)

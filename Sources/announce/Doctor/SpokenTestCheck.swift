@@ -124,11 +124,14 @@ struct SpokenTestCheck {
         check: "speech", finding: .fine,
         said: settings.isEmpty
           ? localized(
-            "The test sentence was played to the end, in {seconds} seconds.",
-            ["seconds": DoctorLine.spoken(seconds)])
+            "The test sentence was played to the end, in {seconds} second.",
+            plural: "The test sentence was played to the end, in {seconds} seconds.",
+            count: NumberWords.pluralCount(seconds), ["seconds": NumberWords.decimal(seconds)])
           : localized(
-            "The test sentence was played to the end with {settings}, in {seconds} seconds.",
-            ["settings": settings, "seconds": DoctorLine.spoken(seconds)]),
+            "The test sentence was played to the end with {settings}, in {seconds} second.",
+            plural: "The test sentence was played to the end with {settings}, in {seconds} seconds.",
+            count: NumberWords.pluralCount(seconds),
+            ["settings": settings, "seconds": NumberWords.decimal(seconds)]),
         facts: facts)
     case .gaveUp(let reason):
       facts.insert(("outcome", .text(reason.rawValue)), at: 0)
@@ -138,8 +141,11 @@ struct SpokenTestCheck {
         return DoctorLine(
           check: "speech", finding: .fine,
           said: localized(
-            "The test sentence was cut off by other speech that went on for {seconds} seconds, so something else, such as a screen reader, is speaking; speech works, and announcements wait their turn.",
-            ["seconds": DoctorLine.spoken(DoctorLine.seconds(Announcement.defaultRetryTimeout))]),
+            "The test sentence was cut off by other speech that went on for {seconds} second, so something else, such as a screen reader, is speaking; speech works, and announcements wait their turn.",
+            plural:
+              "The test sentence was cut off by other speech that went on for {seconds} seconds, so something else, such as a screen reader, is speaking; speech works, and announcements wait their turn.",
+            count: NumberWords.pluralCount(DoctorLine.seconds(Announcement.defaultRetryTimeout)),
+            ["seconds": NumberWords.decimal(DoctorLine.seconds(Announcement.defaultRetryTimeout))]),
           facts: facts)
       case .stalled:
         let server = soundServer()
@@ -167,8 +173,11 @@ struct SpokenTestCheck {
         return DoctorLine(
           check: "speech", finding: .speechUnavailable,
           said: localized(
-            "The test sentence did not end within {seconds} seconds, so speech-dispatcher is too slow or stuck; restart it and try again.",
-            ["seconds": DoctorLine.spoken(DoctorLine.seconds(bound))]),
+            "The test sentence did not end within {seconds} second, so speech-dispatcher is too slow or stuck; restart it and try again.",
+            plural:
+              "The test sentence did not end within {seconds} seconds, so speech-dispatcher is too slow or stuck; restart it and try again.",
+            count: NumberWords.pluralCount(DoctorLine.seconds(bound)),
+            ["seconds": NumberWords.decimal(DoctorLine.seconds(bound))]),
           facts: facts)
       }
     }
@@ -260,13 +269,7 @@ extension DoctorLine {
 
   /// ``spokenSeconds(_:)`` in the language of the locale, for a line made with
   /// ``localized(_:_:)``, whose English `--json` keeps.
-  static func printedSeconds(_ duration: Duration) -> String {
-    let value = seconds(duration)
-    let text = localized("{count} second", plural: "{count} seconds", count: value == 1 ? 1 : 2)
-      .replacingBytes(of: "{count}", with: spoken(value))
-    EnglishOriginals.remember(text, english: spokenSeconds(duration))
-    return text
-  }
+  static func printedSeconds(_ duration: Duration) -> String { NumberWords.seconds(seconds(duration)) }
 
   /// A number of seconds as a person says it: `1.4`, `3`.
   static func spoken(_ seconds: Double) -> String {

@@ -26,6 +26,10 @@ enum JSONLineCheck {
     }
   }
 
+  /// A key as a reason quotes it: its first 40 characters. A key of a megabyte was
+  /// quoted whole, and every rejected line's reason was kept for the log (issue #46).
+  static func shown(_ key: String) -> String { EventDescription.shortened(key, to: 40) }
+
   private struct Scanner {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
@@ -76,7 +80,8 @@ enum JSONLineCheck {
             let place =
               isKey
               ? localized("a key")
-              : currentKey.map { localized("the \"{key}\" field", ["key": $0]) } ?? localized("a string")
+              : currentKey.map { localized("the \"{key}\" field", ["key": JSONLineCheck.shown($0)]) }
+                ?? localized("a string")
             // TRANSLATORS: {place} is "a key", "a string" or "the "text" field"; {escape} is such as \ud800.
             return LineError(
               localized(
@@ -89,7 +94,7 @@ enum JSONLineCheck {
               return LineError(
                 localized(
                   "it has the key {key} twice, so its value is ambiguous; give each key once",
-                  ["key": JSONValue.quoted(text)]))
+                  ["key": JSONValue.quoted(JSONLineCheck.shown(text))]))
             }
             currentKey = text
             expectsKey = false

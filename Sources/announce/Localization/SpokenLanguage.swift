@@ -32,26 +32,18 @@ struct SpokenLanguage: Equatable {
   /// `voiceName`, the chosen voice, under the locale in `environment`.
   init(explicit: String?, voiceName: String?, environment: [String: String]) {
     if let explicit, !explicit.isEmpty {
-      catalog = Self.catalog(for: explicit)
-      voiceLanguage = catalog == nil && !Self.isEnglish(explicit) ? "en" : nil
+      catalog = LanguageName.catalog(for: explicit)
+      voiceLanguage = catalog == nil && !LanguageName.isEnglish(explicit) ? "en" : nil
       return
     }
     let asks = voiceName?.isEmpty ?? true
-    func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-    guard let locale = value("LC_ALL") ?? value("LC_MESSAGES") ?? value("LANG"),
-      !Self.isC(locale)
-    else { return }
-    // LANGUAGE lists languages in order; gettext reads it only when the locale is not C.
-    let candidates = (value("LANGUAGE")?.split(separator: ":").map(String.init) ?? []) + [locale]
-    for candidate in candidates where !Self.isC(candidate) {
-      if let found = Self.catalog(for: candidate) {
-        catalog = found
-        voiceLanguage = asks ? found.replacingBytes(of: "_", with: "-") : nil
-        return
-      }
-      if Self.isEnglish(candidate) { break }
+    switch LocaleLanguage(environment: environment) {
+    case .c: return
+    case .catalog(let found):
+      catalog = found
+      voiceLanguage = asks ? found.replacingBytes(of: "_", with: "-") : nil
+    case .other: voiceLanguage = asks ? "en" : nil
     }
-    voiceLanguage = asks ? "en" : nil
   }
 
   /// The language of a request's own sentences: its language and voice, under its locale.
@@ -83,24 +75,4 @@ struct SpokenLanguage: Equatable {
         .replacingBytes(of: "{count}", with: String(count))
     }
   }
-
-  /// The catalog for a locale or language name such as `de_DE.UTF-8@euro`, `pt-BR` or
-  /// `fr`: the one of its language and country, else the one of its language.
-  static func catalog(for name: String) -> String? {
-    let bare = name.split(whereSeparator: { $0 == "." || $0 == "@" }).first.map(String.init) ?? ""
-    let parts = bare.split(whereSeparator: { $0 == "_" || $0 == "-" })
-    guard let language = parts.first?.lowercased(), !language.isEmpty else { return nil }
-    if parts.count > 1 {
-      let country = language + "_" + parts[1].uppercased()
-      if MessageCatalogs.has(country) { return country }
-    }
-    return MessageCatalogs.has(language) ? language : nil
-  }
-
-  private static func isEnglish(_ name: String) -> Bool {
-    name.lowercased() == "en" || name.lowercased().hasPrefix("en_") || name.lowercased().hasPrefix("en-")
-      || name.lowercased().hasPrefix("en.")
-  }
-
-  private static func isC(_ name: String) -> Bool { MessageCatalogs.isC(name) }
 }

@@ -70,10 +70,29 @@ struct OutcomeLog: Sendable {
 
   /// Appends an `error` line with `sentence`, for a run that failed as a whole.
   func record(error sentence: String, status: Int32, at date: Date = Date(), pid: Int32 = getpid()) {
+    let text = Self.cut(sentence, toBytes: Self.longestError)
     append(
       Self.stamped(
-        "{\"event\":\"error\",\"text\":\(Self.quoted(sentence)),\"status\":\(status)}", at: date,
+        "{\"event\":\"error\",\"text\":\(Self.quoted(text)),\"status\":\(status)}", at: date,
         pid: pid))
+  }
+
+  /// The most bytes of an error's sentence a record keeps. A sentence may quote a value
+  /// the user gave: an `ANNOUNCE_LANGUAGE` of 100,000 characters wrote a record of
+  /// 100 KB on every hook run. The longest sentence announce writes is under 400 bytes.
+  static let longestError = 1024
+
+  /// `text` cut to at most `limit` bytes at a character's end, with "…" when cut.
+  static func cut(_ text: String, toBytes limit: Int) -> String {
+    guard text.utf8.count > limit else { return text }
+    var kept = ""
+    var bytes = 0
+    for character in text {
+      bytes += character.utf8.count
+      if bytes > limit - 3 { break }
+      kept.append(character)
+    }
+    return kept + "…"
   }
 
   /// `jsonLine`, an object that ``EventJSON`` wrote, with the fields `at` and `pid` added at its end.
@@ -147,16 +166,16 @@ struct OutcomeLog: Sendable {
     case .system(let code) where code == EFBIG:
       return localized(
         "The outcome log {path} cannot be written ({reason}): the file-size limit (ulimit -f) is too small for it, so an outcome was not logged; raise that limit, or set ANNOUNCE_HISTORY=off.",
-        ["path": path, "reason": String(cString: strerror(code))])
+        ["path": path, "reason": SystemReason.printed(code)])
     case .system(let code) where code == ENOSPC || code == EDQUOT:
       return localized(
         "The outcome log {path} cannot be written ({reason}), so an outcome was not logged; free some space on its disk, or set ANNOUNCE_HISTORY=off.",
-        ["path": path, "reason": String(cString: strerror(code))])
+        ["path": path, "reason": SystemReason.printed(code)])
     case .system(let code):
       return problem()
         ?? localized(
           "The outcome log {path} cannot be written ({reason}), so an outcome was not logged; make {directory} writable, or set XDG_STATE_HOME to a directory that is.",
-          ["path": path, "reason": String(cString: strerror(code)), "directory": directory])
+          ["path": path, "reason": SystemReason.printed(code), "directory": directory])
     case .notOwn:
       return problem()
         ?? localized(
@@ -211,7 +230,7 @@ struct OutcomeLog: Sendable {
   }
 
   /// The text of the current `errno`, such as "Read-only file system".
-  private static func lastError() -> String { String(cString: strerror(errno)) }
+  private static func lastError() -> String { SystemReason.printed(errno) }
 
   /// Why the log cannot be read, as one sentence naming the fix; `nil` when it can, or
   /// when there is none yet. A log that root's `sudo -E` made root's, or a directory on

@@ -83,11 +83,12 @@ enum EventDescription {
         .replacingBytes(of: "{id}", with: String(describing: into))
     case .spoken(let duration):
       what = localized("spoken after {seconds} seconds")
-        .replacingBytes(of: "{seconds}", with: EventJSON.seconds(duration, decimals: 2))
+        .replacingBytes(of: "{seconds}", with: NumberWords.written(EventJSON.seconds(duration, decimals: 2)))
     case .gaveUp(let reason):
-      what = localized("gave up: {reason}").replacingBytes(of: "{reason}", with: reason.explanation)
+      what = localized("gave up: {reason}").replacingBytes(of: "{reason}", with: explanation(of: reason))
     }
-    return "\(EventJSON.seconds(event.time, decimals: 2)) s: \"\(shortened(event.text))\": \(what)"
+    return
+      "\(NumberWords.written(EventJSON.seconds(event.time, decimals: 2))) s: \"\(shortened(event.text))\": \(what)"
   }
 
   /// The line of a braille flash's outcome: braille's own words, never speech's.
@@ -96,12 +97,33 @@ enum EventDescription {
     switch report.outcome {
     case .shown(let duration), .acknowledged(let duration):
       what = localized("shown on the braille display for {seconds} seconds")
-        .replacingBytes(of: "{seconds}", with: EventJSON.seconds(duration, decimals: 2))
+        .replacingBytes(of: "{seconds}", with: NumberWords.written(EventJSON.seconds(duration, decimals: 2)))
     case .notShown(let failure):
       what = localized("not shown on the braille display: {reason}")
         .replacingBytes(of: "{reason}", with: failure.inAFewWords)
     }
-    return "\(EventJSON.seconds(report.time, decimals: 2)) s: \"\(shortened(report.text))\": \(what)"
+    return
+      "\(NumberWords.written(EventJSON.seconds(report.time, decimals: 2))) s: \"\(shortened(report.text))\": \(what)"
+  }
+
+  /// The core's ``GiveUpReason/explanation`` (what happened, without the fix) in
+  /// `wording`'s language; the core knows no catalogs, so its phrases are worded here.
+  static func explanation(of reason: GiveUpReason, in wording: Wording = .printed) -> String {
+    switch reason {
+    case .stalled:
+      wording.localized(
+        "speech-dispatcher began but never finished speaking it, so its audio output is probably broken")
+    case .notAnswering:
+      wording.localized("speech-dispatcher stopped answering, so it is probably stopped or frozen")
+    case .interruptedOutOfTime: wording.localized("other speech interrupted it until its timeout ran out")
+    case .noRetry: wording.localized("other speech interrupted it and its timeout of 0 allows no retry")
+    case .disconnected:
+      wording.localized("the connection to speech-dispatcher was lost and did not come back in time")
+    case .cancelled: wording.localized("it was cancelled")
+    case .dropped: wording.localized("too many announcements were waiting, so it was skipped")
+    case .unreachable: wording.localized("no connection to speech-dispatcher could be made")
+    case .notStarted: wording.localized("the background process that was to speak it could not be started")
+    }
   }
 
   /// At most 80 characters of `text`, so a long announcement is not read out on every event.

@@ -114,7 +114,7 @@ final class WatchedProcess: Sendable {
       RunFailure.serviceUnavailable(
         localized(
           "Could not watch process {pid}: {reason}; try again.",
-          ["pid": String(pid), "reason": String(cString: strerror(code))]))
+          ["pid": String(pid), "reason": SystemReason.printed(code)]))
     }
   }
 
