@@ -24,6 +24,38 @@ import AnnouncerTesting
     #expect(PluralRule(header: "nplurals=2;") == nil)
   }
 
+  /// gettext evaluates a plural expression in `unsigned long`, where no division
+  /// overflows; Swift's `Int` traps on `Int.min / -1` and `Int.min % -1`, which a crafted
+  /// catalog reaches with `0 - 9223372036854775807 - 1`.
+  @Test func aPluralRuleThatOverflowsDividesAsGettextDoes() throws {
+    let smallest = "(0 - 9223372036854775807 - 1)"
+    let quotient = try #require(PluralRule(header: "plural=\(smallest) / (0 - 1);"))
+    #expect(quotient.index(for: 1) == 0)
+    let remainder = try #require(PluralRule(header: "plural=\(smallest) % (0 - 1) != 0;"))
+    #expect(remainder.index(for: 1) == 1)
+    let byZero = try #require(PluralRule(header: "plural=n / (n - n) + n % 0;"))
+    #expect(byZero.index(for: 3) == 0)
+  }
+
+  /// A crafted catalog's rule nested a hundred thousand deep overflowed the parser's
+  /// stack; one this deep or long is refused, and a real language's rule is far from it.
+  @Test func aPluralRuleNestedTooDeeplyOrTooLongIsRefused() throws {
+    let depth = 100_000
+    let parentheses = String(repeating: "(", count: depth) + "n" + String(repeating: ")", count: depth)
+    #expect(PluralRule(header: "plural=\(parentheses);") == nil)
+    #expect(PluralRule(header: "plural=" + String(repeating: "!", count: depth) + "n;") == nil)
+    let choices = String(repeating: "n ? 1 : ", count: depth) + "0"
+    #expect(PluralRule(header: "plural=\(choices);") == nil)
+    let sum = "n" + String(repeating: " + n", count: depth)
+    #expect(PluralRule(header: "plural=\(sum);") == nil)
+    let nested = String(repeating: "(", count: 30) + "n != 1" + String(repeating: ")", count: 30)
+    #expect(try #require(PluralRule(header: "plural=\(nested);")).index(for: 2) == 1)
+    #expect(try #require(PluralRule(header: Self.arabic)).index(for: 105) == 3)
+  }
+
+  static let arabic =
+    "nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5);"
+
   /// Every message of every catalog, compiled by msgfmt, reads back as its `.po` says.
   @Test(arguments: CatalogTests.languages)
   func aCompiledCatalogReadsBackAsItsPOFileSays(language: String) throws {

@@ -48,6 +48,17 @@ private let testRoot = UnusedPath.folder()
         == "cargo build broke (101) after 1 minute 5 seconds")
   }
 
+  /// A template is filled in once: a program whose name holds a placeholder, such as
+  /// `./{duration}.sh`, is said as typed (the fuzz target hook-format found it filled in again).
+  @Test func aProgramNamedWithAPlaceholderIsNotFilledInAgain() {
+    #expect(
+      sentence("./{duration}.sh", status: 1, seconds: 12)
+        == "{duration}.sh failed with status 1 after 12 seconds")
+    #expect(
+      sentence("{status}", environment: ["ANNOUNCE_FORMAT_OK": "{command} {duration}"])
+        == "{status} 1 minute 5 seconds")
+  }
+
   @Test func commandsShorterThanTheThresholdAreNotAnnounced() {
     #expect(sentence("make", seconds: 9.9) == nil)
     #expect(sentence("make", seconds: 10) != nil)

@@ -2,10 +2,23 @@
 /// Polish's `(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2)`: the C
 /// subset that gettext's own grammar takes (numbers, `n`, `! * / % + - < > <= >= == != && ||`
 /// and `?:`), evaluated for a count to give the index of the form to use.
+///
+/// It is evaluated as gettext evaluates it, in `unsigned long`: arithmetic wraps, and no
+/// division overflows (in `Int`, `Int.min / -1` traps, and a crafted catalog reaches it
+/// with `0 - 9223372036854775807 - 1`); a division by zero gives 0. The catalog is a file
+/// from outside, so a rule that nests more than ``maxNesting`` deep or has more than
+/// ``maxTokens`` tokens is refused, as one that does not parse is: the parser and the
+/// evaluation recurse, and 100,000 parentheses overflowed the stack. The longest rule
+/// gettext documents (Arabic's) has 43 tokens and nests 7 deep.
 struct PluralRule: Sendable {
+  /// The most a rule may nest: the rule itself, each parenthesis, `!` and `?:` count one level.
+  static let maxNesting = 64
+  /// The most tokens a rule may have, which bounds the depth of a chain such as `n+n+…+n`.
+  static let maxTokens = 1_000
+
   private indirect enum Node: Sendable {
     case count
-    case number(Int)
+    case number(UInt)
     case not(Node)
     case binary(String, Node, Node)
     case choice(Node, Node, Node)
@@ -23,15 +36,19 @@ struct PluralRule: Sendable {
   init?(header: String) {
     guard let start = header.firstRange(of: "plural=") else { return nil }
     let expression = header[start.upperBound...].prefix { $0 != ";" && $0 != "\n" }
-    var parser = Parser(tokens: Parser.tokens(of: String(expression)))
+    let tokens = Parser.tokens(of: String(expression))
+    guard tokens.count <= Self.maxTokens else { return nil }
+    var parser = Parser(tokens: tokens)
     guard let root = parser.choice(), parser.atEnd else { return nil }
     self.root = root
   }
 
   /// The index of the plural form for `count`.
-  func index(for count: Int) -> Int { Self.value(of: root, count) }
+  func index(for count: Int) -> Int {
+    Int(truncatingIfNeeded: Self.value(of: root, UInt(truncatingIfNeeded: count)))
+  }
 
-  private static func value(of node: Node, _ n: Int) -> Int {
+  private static func value(of node: Node, _ n: UInt) -> UInt {
     switch node {
     case .count: return n
     case .number(let value): return value
@@ -69,10 +86,14 @@ struct PluralRule: Sendable {
     var position = 0
     var atEnd: Bool { position == tokens.count }
 
+    /// How deep the parser is in parentheses, `!` and `?:`.
+    var nesting = 0
+
+    /// The tokens of `text`, and at most one more than ``PluralRule/maxTokens``.
     static func tokens(of text: String) -> [String] {
       var tokens: [String] = []
       var characters = Array(text)[...]
-      while let first = characters.first {
+      while let first = characters.first, tokens.count <= PluralRule.maxTokens {
         if first == " " || first == "\t" {
           characters.removeFirst()
         } else if first.isNumber {
@@ -93,7 +114,9 @@ struct PluralRule: Sendable {
     }
 
     mutating func choice() -> Node? {
-      guard let condition = binary(0) else { return nil }
+      nesting += 1
+      defer { nesting -= 1 }
+      guard nesting <= PluralRule.maxNesting, let condition = binary(0) else { return nil }
       guard take("?") else { return condition }
       guard let yes = choice(), take(":"), let no = choice() else { return nil }
       return .choice(condition, yes, no)
@@ -116,12 +139,15 @@ struct PluralRule: Sendable {
       let token = tokens[position]
       position += 1
       switch token {
-      case "!": return unary().map(Node.not)
+      case "!":
+        nesting += 1
+        defer { nesting -= 1 }
+        return nesting <= PluralRule.maxNesting ? unary().map(Node.not) : nil
       case "n": return .count
       case "(":
         guard let inner = choice(), take(")") else { return nil }
         return inner
-      default: return Int(token).map(Node.number)
+      default: return UInt(token).map(Node.number)
       }
     }
 

@@ -81,7 +81,7 @@ extension Wording {
 
 /// `template` with its placeholders filled in, in one pass, so that a value holding
 /// braces, such as a user's argument, is never filled in itself.
-private func filled(_ template: String, _ values: [(key: String, value: String)]) -> String {
+func filled(_ template: String, _ values: [(key: String, value: String)]) -> String {
   var text = ""
   var rest = Substring(template)
   while let open = rest.firstIndex(of: "{") {

@@ -128,11 +128,13 @@ enum HookMessage {
     }
     let name = shortName.isEmpty ? wording.localized(unknownCommand) : shortName
     let format = wording.localized(command.status == 0 ? settings.successFormat : settings.failureFormat)
-    let sentence =
-      format
-      .replacingBytes(of: "{command}", with: name)
-      .replacingBytes(of: "{status}", with: String(command.status))
-      .replacingBytes(of: "{duration}", with: SpokenDuration.text(seconds: command.seconds, in: wording))
+    // In one pass, so that a command line holding a placeholder (`echo {duration}`) is said as typed.
+    let sentence = filled(
+      format,
+      [
+        (key: "command", value: name), (key: "status", value: String(command.status)),
+        (key: "duration", value: SpokenDuration.text(seconds: command.seconds, in: wording)),
+      ])
     // A command's name keeps its case; "the command" starts a sentence like any word.
     return shortName.isEmpty ? sentence.capitalizedFirst : sentence
   }
