@@ -16,8 +16,23 @@ struct Terminal: Sendable {
   /// Writes one line to standard error, unless quiet.
   func error(_ line: String) {
     guard !quiet else { return }
-    Self.write(line, to: 2)
+    Self.write(Self.oneLine(line), to: 2)
   }
+
+  /// `line` with each of its line breaks said as a space: a screen reader reads every line
+  /// of standard error aloud, and a value the user gave can hold a break. The fuzz target
+  /// `address` found one: an `SPEECHD_ADDRESS` with a line break in it split the sentence
+  /// that names it in two.
+  static func oneLine(_ line: String) -> String {
+    guard line.unicodeScalars.contains(where: lineBreaks.contains) else { return line }
+    return String(String.UnicodeScalarView(line.unicodeScalars.map { lineBreaks.contains($0) ? " " : $0 }))
+  }
+
+  /// What ends a line for a terminal or a screen reader: LF, VT, FF, CR, NEL, and Unicode's
+  /// line and paragraph separators.
+  private static let lineBreaks: Set<Unicode.Scalar> = [
+    "\n", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{2028}", "\u{2029}",
+  ]
 
   /// Says the sentence of `failure`, which ends the run.
   func failure(_ failure: RunFailure) {
