@@ -1,4 +1,5 @@
 import AnnouncerCore
+import Dispatch
 import ArgumentParser
 import FoundationEssentials
 
@@ -76,9 +77,7 @@ struct Doctor: AsyncParsableCommand {
     if let chosen = found.address {
       let check = DaemonCheck(address: chosen, isForwarded: found.isForwarded)
       // The daemon's own bound, and a little for a connect the kernel holds up.
-      let answered = await DoctorDeadline.run(
-        within: deadline.share(DaemonCheck.answerBound + .milliseconds(500))
-      ) {
+      let answered = await Race.within(deadline.share(DaemonCheck.answerBound + .milliseconds(500))) {
         await check.run()
       }
       let (daemonLine, answer) = answered ?? (Self.notAnswering(at: chosen), .unavailable)
@@ -93,7 +92,7 @@ struct Doctor: AsyncParsableCommand {
         let check = SpokenTestCheck(
           explicit: address, environment: environment, bound: bound,
           settings: SettingsCheck.usableAnnouncement(environment: environment))
-        let spoken = await DoctorDeadline.run(within: bound + .milliseconds(700)) { await check.run() }
+        let spoken = await Race.within(bound + .milliseconds(700)) { await check.run() }
         switch spoken {
         case .success(let spokenLines): for line in spokenLines { report(line) }
         case .failure(let stop):
@@ -122,13 +121,13 @@ struct Doctor: AsyncParsableCommand {
       let check = SSHForwardCheck(explicit: address, environment: environment)
       let bound = deadline.share(SSHForwardCheck.answerBound)
       report(
-        await DoctorDeadline.runBlocking(within: bound) { check.run() } ?? check.notAnswering(within: bound))
+        await Race.within(bound, on: .global()) { check.run() } ?? check.notAnswering(within: bound))
     }
     if plan.uses(.braille) {
       let check = BrailleCheck(plan: plan, environment: environment)
       let bound = deadline.share(BrailleCheck.answerBound)
       report(
-        await DoctorDeadline.run(within: bound) { await check.run() } ?? check.notAnswering(within: bound))
+        await Race.within(bound) { await check.run() } ?? check.notAnswering(within: bound))
     }
     for line in RecentErrorsCheck(environment: environment, forReport: self.report).run() { report(line) }
     report(OutcomeLogCheck(environment: environment).run())

@@ -68,31 +68,18 @@ struct SpokenTestCheck {
     let announcer = speaker.announcer
     let signals = await SignalTrap.armed { _ in await announcer.cancelAll() }
     let started = ContinuousClock.now
-    let (toSpeak, bound) = (spoken, self.bound)
-    let outcome = await withTaskGroup(of: Outcome?.self) { group in
-      // In the language the user's speech uses: their language setting, or the locale's.
-      let language = SpokenLanguage(
-        explicit: toSpeak.voice.language, voiceName: toSpeak.voice.voiceName, environment: environment)
-      var test = toSpeak
-      test.text = language.wording.localized(Self.sentence)
-      if let asked = language.voiceLanguage { test.voice.language = asked }
-      group.addTask { [test] in await announcer.announce(test) }
-      group.addTask {
-        try? await Task.sleep(for: bound)
-        return nil
-      }
-      var first: Outcome? = nil
-      for await finished in group {
-        if let finished {
-          first = finished
-          break
-        }
-        // The bound ran out: cancelling ends the announcement, whose outcome then comes.
-        await announcer.cancelAll()
-      }
-      group.cancelAll()
-      return first ?? .gaveUp(.cancelled)
+    // In the language the user's speech uses: their language setting, or the locale's.
+    let language = SpokenLanguage(
+      explicit: spoken.voice.language, voiceName: spoken.voice.voiceName, environment: environment)
+    var test = spoken
+    test.text = language.wording.localized(Self.sentence)
+    if let asked = language.voiceLanguage { test.voice.language = asked }
+    let speaking = Task { [test] in await announcer.announce(test) }
+    if await Race.within(bound, { await speaking.value }) == nil {
+      // The bound ran out: cancelling ends the announcement, whose outcome then comes.
+      await announcer.cancelAll()
     }
+    let outcome = await speaking.value
     let took = started.duration(to: .now)
     // A daemon whose audio stalled answers no goodbye either: waiting the usual 2 s for
     // it took broken-audio runs from 3.1 s to 5.1 s; one that answers does in milliseconds.
