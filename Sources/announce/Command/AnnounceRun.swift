@@ -7,21 +7,21 @@ import Glibc
 /// ``HandledSignal``.
 struct AnnounceRun {
   /// What to do.
-  let request: AnnounceRequest
+  var request: AnnounceRequest
   /// Where the sentences go.
   let terminal: Terminal
   /// Where every outcome is recorded, for `announce history` and `replay`; `nil` when turned off.
   let recorder: HistoryRecorder?
   /// How the announcer reaches the speech service.
   let service: any SpeechService
-  /// Where the signals that end the run come from.
-  let signals: any SignalSource
+  /// The process's signals, which end the run.
+  let signals: ProcessSignals
   /// How the run reaches the braille display, when braille is on.
   let brailleService: any BrailleService
 
   init(
     _ request: AnnounceRequest, service: any SpeechService = SpeechdService(),
-    signals: any SignalSource = ProcessSignals(), braille: any BrailleService = BrlttyService()
+    signals: ProcessSignals = .unarmed, braille: any BrailleService = BrlttyService()
   ) {
     self.request = request
     self.service = service
@@ -37,14 +37,22 @@ struct AnnounceRun {
     }
   }
 
-  /// Runs to the end. A failure that ends the run is said here, and only here, in one sentence.
+  /// Runs to the end. A failure that ends the run is said here, and only here, in one
+  /// sentence. The whole run, its connecting included, is a phase of the process's
+  /// signals: a signal ends it at once, its delivery's channels stopped first.
   func result() async -> RunResult {
+    let run = self
+    let ended = await RunDriver(signals: signals).phase(stopping: []) {
+      () async -> Result<RunResult, RunFailure> in
+      do throws(RunFailure) { return .success(try await run.outcome()) } catch { return .failure(error) }
+    }
     let result: RunResult
-    do {
-      result = try await outcome()
-    } catch {
+    switch ended {
+    case .finished(.success(let finished)): result = finished
+    case .finished(.failure(let error)):
       terminal.failure(error)
       result = .failed(error)
+    case .interrupted(let signal): result = .interrupted(signal)
     }
     // Every record in the log before the process exits, a `--when-done` run's too.
     await HistoryWriter.finishAll()
