@@ -130,8 +130,6 @@ final class GatedService: SpeechService {
       .request(environment: ["ANNOUNCE_HISTORY": "off"])
     let run = AnnounceRun(request, service: service, signals: signals.process)
     async let result = run.result()
-    // The run's own phase, then the wait's.
-    await signals.waitUntilArmed()
     await signals.waitUntilArmed()
     kill(sleeper.processIdentifier, SIGKILL)
     // The process has ended, and the announcement's run is connecting.

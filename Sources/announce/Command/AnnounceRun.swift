@@ -37,22 +37,14 @@ struct AnnounceRun {
     }
   }
 
-  /// Runs to the end. A failure that ends the run is said here, and only here, in one
-  /// sentence. The whole run, its connecting included, is a phase of the process's
-  /// signals: a signal ends it at once, its delivery's channels stopped first.
+  /// Runs to the end. A failure that ends the run is said here, and only here, in one sentence.
   func result() async -> RunResult {
-    let run = self
-    let ended = await RunDriver(signals: signals).phase(stopping: []) {
-      () async -> Result<RunResult, RunFailure> in
-      do throws(RunFailure) { return .success(try await run.outcome()) } catch { return .failure(error) }
-    }
     let result: RunResult
-    switch ended {
-    case .finished(.success(let finished)): result = finished
-    case .finished(.failure(let error)):
+    do {
+      result = try await outcome()
+    } catch {
       terminal.failure(error)
       result = .failed(error)
-    case .interrupted(let signal): result = .interrupted(signal)
     }
     // Every record in the log before the process exits, a `--when-done` run's too.
     await HistoryWriter.finishAll()
@@ -62,8 +54,18 @@ struct AnnounceRun {
   /// The run's result, or the failure that ends it, which ``result()`` says.
   func outcome() async throws(RunFailure) -> RunResult {
     if case .list(let modules, let voices) = request.work {
-      try await list(modules: modules, voices: voices)
-      return .listed
+      // A phase of its own, which a signal ends at once: the lists are read with a
+      // bound of 2 s of silence, and signals are kept, not left to their default action.
+      let run = self
+      let listing = await RunDriver(signals: signals).phase(stopping: []) { () async -> RunFailure? in
+        do throws(RunFailure) { try await run.list(modules: modules, voices: voices) } catch { return error }
+        return nil
+      }
+      switch listing {
+      case .interrupted(let signal): return .interrupted(signal)
+      case .finished(let failure?): throw failure
+      case .finished(nil): return .listed
+      }
     }
     try checkSSMLTexts()
     let watched = try watchedProcess()

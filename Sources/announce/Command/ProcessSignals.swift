@@ -97,7 +97,12 @@ final class ProcessSignals: Sendable {
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       registered.enter()
       source.setRegistrationHandler { registered.leave() }
-      source.setEventHandler { Task { await owner.signals?.deliver(signal) } }
+      source.setEventHandler {
+        // Claimed on Dispatch's thread as it arrives: a Task may wait for one of Swift's
+        // few threads, while the run goes on to its next phase.
+        guard let handling = owner.signals?.receive(signal) else { return }
+        Task { await handling() }
+      }
       return source
     }
     let signals = ProcessSignals(
@@ -134,23 +139,37 @@ final class ProcessSignals: Sendable {
     return set
   }
 
-  /// Handles `signal`, and returns once the phase it ends has stopped every channel.
-  func deliver(_ signal: CaughtSignal) async {
+  /// Handles `signal`, and returns once the phases it ends have stopped every channel.
+  func deliver(_ signal: CaughtSignal) async { await receive(signal)() }
+
+  /// Takes `signal` as it arrives, and returns what is left to do about it.
+  ///
+  /// An ending signal is claimed here, before our speech is cancelled, so that the
+  /// delivery, which ends because of that cancelling, sees that a signal ends it.
+  func receive(_ signal: CaughtSignal) -> @Sendable () async -> Void {
     switch signal {
     case .ending(let ending):
-      // Claimed here, as the signal arrives and before our speech is cancelled, so that
-      // the delivery, which ends because of that cancelling, sees that a signal ends it.
       let phases = shared.state.withLock { state -> [PhaseSignals] in
         guard state.received == nil else { return [] }
         state.received = ending
         return state.phases
       }
       phases.last?.wasInnermost = true
-      // The innermost first: the delivery's channels are stopped before the run that
-      // holds it ends.
-      for phase in phases.reversed() { await phase.stop(because: ending) }
-    case .stop: suspension.received()
-    case .continue: process.continued()
+      // The innermost first, each one over before the next is stopped: the delivery's
+      // channels are stopped, and the wait's sentence said, before the run that holds
+      // them ends and the process exits.
+      return {
+        for phase in phases.reversed() {
+          await phase.stop(because: ending)
+          await phase.over()
+        }
+      }
+    case .stop:
+      suspension.received()
+      return {}
+    case .continue:
+      process.continued()
+      return {}
     }
   }
 
@@ -183,6 +202,8 @@ final class PhaseSignals: Sendable {
   private let channels: [any StoppableChannel]
   private let endings: AsyncStream<HandledSignal>
   private let ending: AsyncStream<HandledSignal>.Continuation
+  private let overs: AsyncStream<Never>
+  private let overSink: AsyncStream<Never>.Continuation
   private let owner: ProcessSignals
   private let innermost = Atomic(false)
 
@@ -197,6 +218,12 @@ final class PhaseSignals: Sendable {
     self.channels = channels
     self.owner = owner
     (endings, ending) = AsyncStream.makeStream(of: HandledSignal.self, bufferingPolicy: .bufferingOldest(1))
+    (overs, overSink) = AsyncStream.makeStream(of: Never.self)
+  }
+
+  /// Returns once the phase is over: ``end()`` was called.
+  func over() async {
+    for await _ in overs {}
   }
 
   /// Stops every channel, in order, speech first: a stopped brltty must not delay the
@@ -221,5 +248,6 @@ final class PhaseSignals: Sendable {
   func end() {
     owner.takeBack(self)
     ending.finish()
+    overSink.finish()
   }
 }

@@ -92,31 +92,37 @@ extension RunDriver {
     then: @escaping @Sendable (Duration) async throws(RunFailure) -> RunResult
   ) async throws(RunFailure) -> RunResult {
     let (ends, end) = AsyncStream.makeStream(of: Duration.self, bufferingPolicy: .bufferingOldest(1))
-    // The process's signals are kept from the start: one that comes while the wait starts
-    // ends it at once.
-    try waited { end.yield($0) }
-    let waitedFor = await self.phase(stopping: []) {
-      var iterator = ends.makeAsyncIterator()
-      return await iterator.next()
-    }
-    switch waitedFor {
-    case .interrupted(let signal):
-      interrupted(signal, false)
-      return .interrupted(signal)
-    case .finished(let time):
-      guard let time else { preconditionFailure("the wait never ends without a time") }
-      let (phase, earlier) = signals.handOver(to: [])
-      defer { phase.end() }
-      let ran = await race(phase, earlier: earlier) { () async -> Result<RunResult, RunFailure> in
-        do throws(RunFailure) { return .success(try await then(time)) } catch { return .failure(error) }
+    // The wait's phase starts before the wait says it has begun: a signal sent from then
+    // on ends the wait, which says so before its phase is over and the process exits.
+    let (waiting, before) = signals.handOver(to: [])
+    let time: Duration
+    do {
+      defer { waiting.end() }
+      if before == nil { try waited { end.yield($0) } }
+      let waitedFor = await race(waiting, earlier: before) {
+        var iterator = ends.makeAsyncIterator()
+        return await iterator.next()
       }
-      switch ran {
-      case .finished(let result): return try result.get()
+      switch waitedFor {
       case .interrupted(let signal):
-        // Said only when the delivery had not started: its own end says nothing more.
-        if earlier != nil || phase.wasInnermost { interrupted(signal, true) }
+        interrupted(signal, false)
         return .interrupted(signal)
+      case .finished(let ended):
+        guard let ended else { preconditionFailure("the wait never ends without a time") }
+        time = ended
       }
+    }
+    let (phase, earlier) = signals.handOver(to: [])
+    defer { phase.end() }
+    let ran = await race(phase, earlier: earlier) { () async -> Result<RunResult, RunFailure> in
+      do throws(RunFailure) { return .success(try await then(time)) } catch { return .failure(error) }
+    }
+    switch ran {
+    case .finished(let result): return try result.get()
+    case .interrupted(let signal):
+      // Said only when the delivery had not started: its own end says nothing more.
+      if earlier != nil || phase.wasInnermost { interrupted(signal, true) }
+      return .interrupted(signal)
     }
   }
 }
