@@ -67,12 +67,19 @@ public final class ManualClock: Clock, Sendable {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
         let (resumeNow, satisfied) = state.withLock {
-          state -> (Bool, [CheckedContinuation<Void, Never>]) in
-          if state.now >= deadline { return (true, []) }
+          state -> ((any Error)??, [CheckedContinuation<Void, Never>]) in
+          if state.now >= deadline { return (.some(nil), []) }
+          // Cancelled before it slept: the cancel handler ran already and found no sleeper
+          // to wake, so one kept now would sleep for ever.
+          if Task.isCancelled { return (.some(CancellationError()), []) }
           state.sleepers[key] = Sleeper(deadline: deadline, continuation: continuation)
-          return (false, state.takeSatisfiedWaiters())
+          return (nil, state.takeSatisfiedWaiters())
         }
-        if resumeNow { continuation.resume() }
+        switch resumeNow {
+        case .some(.some(let error)): continuation.resume(throwing: error)
+        case .some(.none): continuation.resume()
+        case .none: break
+        }
         for waiter in satisfied { waiter.resume() }
       }
     } onCancel: {

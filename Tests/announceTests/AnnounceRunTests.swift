@@ -54,7 +54,7 @@ import Testing
 
   @Test func aSignalCancelsOurSpeechRecordsItAndEndsTheRunWithItsStatus() async throws {
     try await withTemporaryLog { log in
-      let run = AnnounceRun(request(["A long report"], log: log), service: service, signals: signals)
+      let run = AnnounceRun(request(["A long report"], log: log), service: service, signals: signals.process)
       async let result = run.result()
       // Said, and never finished: the signal comes while it is spoken.
       var said = service.backend.said.makeAsyncIterator()

@@ -42,7 +42,7 @@ import Testing
       let speaking = service.inner.speakEverything()
       let environment = ["XDG_STATE_HOME": log.path.replacingOccurrences(of: "/announce/log.jsonl", with: "")]
       let replay = try ReplayCommand.parse(["--quiet"])
-      let results = await replay.replay(environment: environment, service: service, signals: signals)
+      let results = await replay.replay(environment: environment, service: service, signals: signals.process)
       await service.inner.backend.close()
       #expect(await speaking.value == ["Missed 1"])
       #expect(results.last == .interrupted(.terminate), "\(results)")

@@ -29,7 +29,7 @@ import Testing
     var summary = RunSummary()
     summary.count(.braille(.displayLost))
     let expected = summary
-    let result = await RunDriver(signals: signals).run(channels: channels) { expected }
+    let result = await RunDriver(signals: signals.process).run(channels: channels) { expected }
     #expect(result == .finished(expected))
     #expect(log.names.withLock { $0 }.isEmpty)
     #expect(signals.received == nil)
@@ -46,7 +46,7 @@ import Testing
       await signals.send(signal)
     }
     // The delivery never ends by itself: only the signal can end the run.
-    let result = await RunDriver(signals: signals).run(channels: channels) {
+    let result = await RunDriver(signals: signals.process).run(channels: channels) {
       for await _ in never {}
       return RunSummary()
     }
@@ -76,14 +76,15 @@ import Testing
 
     /// Runs the driver, with `then` as the run after the wait.
     func run(
-      then: @escaping @Sendable (any SignalSource) async -> RunResult = { _ in .finished(RunSummary()) }
+      then: @escaping @Sendable (ProcessSignals) async -> RunResult = { _ in .finished(RunSummary()) }
     ) async throws -> RunResult {
-      try await RunDriver(signals: signals).run(
+      let signals = self.signals.process
+      return try await RunDriver(signals: signals).run(
         waitingFor: { [wait] in wait.start($0) },
         interrupted: { [self] signal, afterTheWait in
           interruptions.withLock { $0.append((signal, afterTheWait)) }
         },
-        then: { [self] time, signals in
+        then: { [self] time in
           runs.withLock { $0.append(time) }
           return await then(signals)
         })
@@ -137,11 +138,14 @@ import Testing
       run.wait.end(at: .seconds(1))
     }
     let result = try await run.run { runSignals in
-      // The signal comes while the run connects, before it arms.
+      // The signal comes while the run connects, before its phase.
       await run.signals.send(.hangUp)
-      let armed = await runSignals.armed { signal in stoppedRun.withLock { $0 = signal } }
-      defer { armed.disarm() }
-      return .finished(RunSummary())
+      switch await RunDriver(signals: runSignals).phase(stopping: [], { RunSummary() }) {
+      case .finished(let summary): return .finished(summary)
+      case .interrupted(let signal):
+        stoppedRun.withLock { $0 = signal }
+        return .interrupted(signal)
+      }
     }
     await ender.value
     #expect(result == .interrupted(.hangUp))
@@ -154,10 +158,10 @@ import Testing
   @Test func aWaitThatCannotStartIsTheFailure() async {
     let failure = RunFailure.serviceUnavailable("Could not start a thread to wait for process 1; try again.")
     await #expect(throws: failure) {
-      try await RunDriver(signals: ScriptedSignals()).run(
+      try await RunDriver(signals: ScriptedSignals().process).run(
         waitingFor: { _ throws(RunFailure) in throw failure },
         interrupted: { _, _ in },
-        then: { _, _ in .finished(RunSummary()) })
+        then: { _ in .finished(RunSummary()) })
     }
   }
 }

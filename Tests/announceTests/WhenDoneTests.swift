@@ -128,7 +128,7 @@ final class GatedService: SpeechService {
     let signals = ScriptedSignals()
     let request = try Announce.parse(["--quiet", "--when-done", "\(sleeper.processIdentifier)", "Saved"])
       .request(environment: ["ANNOUNCE_HISTORY": "off"])
-    let run = AnnounceRun(request, service: service, signals: signals)
+    let run = AnnounceRun(request, service: service, signals: signals.process)
     async let result = run.result()
     await signals.waitUntilArmed()
     kill(sleeper.processIdentifier, SIGKILL)

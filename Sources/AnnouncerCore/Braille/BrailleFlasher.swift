@@ -194,7 +194,7 @@ package final class BrailleFlasher: Sendable {
   /// Returns once brltty has been told, or after `bound` when it does not answer.
   package func cancelAll(waitingAtMost bound: Duration = .seconds(1)) async {
     let loop = self.loop
-    _ = await Deadline.wait(atMost: bound) {
+    _ = await Race.within(bound) {
       await withCheckedContinuation { continuation in
         if !loop.send(.cancelAll(continuation)) { continuation.resume() }
       }
@@ -206,7 +206,7 @@ package final class BrailleFlasher: Sendable {
   /// has been told, or after `bound` when it does not answer.
   package func suspend(waitingAtMost bound: Duration = .seconds(1)) async {
     let loop = self.loop
-    _ = await Deadline.wait(atMost: bound) {
+    _ = await Race.within(bound) {
       await withCheckedContinuation { continuation in
         if !loop.send(.suspend(continuation)) { continuation.resume() }
       }
@@ -227,7 +227,7 @@ package final class BrailleFlasher: Sendable {
     let loop = self.loop
     let performer = self.performer
     let display = self.display
-    _ = await Deadline.wait(atMost: bound) {
+    _ = await Race.within(bound) {
       await loop.closed()
       await performer.value
       await display.close()

@@ -49,9 +49,9 @@ package final class BrlapiDisplay: BrailleDisplay {
     guard worker.start() else {
       return .failure(.noThread)
     }
-    let opened = await Deadline.result(
-      of: { await worker.perform(.open) }, within: bound,
-      orElse: .failure(BrailleUnavailable.notAnswering(address: address)))
+    let opened =
+      await Race.within(bound) { await worker.perform(.open) }
+      ?? .failure(BrailleUnavailable.notAnswering(address: address))
     switch opened {
     case .success:
       return .success(BrlapiDisplay(address: address, worker: worker, inputs: stream))

@@ -213,7 +213,7 @@ public final class Announcer: Sendable {
   /// when it does not answer.
   public func cancelAll(waitingAtMost bound: Duration = .seconds(1)) async {
     let loop = self.loop
-    _ = await Deadline.wait(atMost: bound) {
+    _ = await Race.within(bound) {
       await withCheckedContinuation { continuation in
         if !loop.send(.cancelAll(continuation)) { continuation.resume() }
       }
@@ -230,7 +230,7 @@ public final class Announcer: Sendable {
     loop.finish()
     let backend = self.backend
     let answers = backendAnswers.value
-    _ = await Deadline.wait(atMost: answers ? bound : .zero) {
+    _ = await Race.within(answers ? bound : .zero) {
       await loop.closed()
       await backend.close()
     }

@@ -65,7 +65,7 @@ enum SpeechdConnector {
     to resolved: SpeechdAddress, appName: String,
     replyBound: Duration = SSIPGreeting.replyBound, isForwarded: Bool = false
   ) async throws(SpeechdConnectError) -> SpeechdClient {
-    let result = await Deadline.run(within: connectBound, on: DispatchQueue(label: "announce.greeting")) {
+    let result = await Race.within(connectBound, on: DispatchQueue(label: "announce.greeting")) {
       Result { () throws(SpeechdConnectError) in
         switch SSIPGreeting.check(resolved, within: replyBound) {
         case .somethingElse:

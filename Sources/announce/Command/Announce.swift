@@ -6,7 +6,7 @@ import Glibc
 /// The `announce` command: its options, and the ``AnnounceRequest`` they make, which
 /// ``AnnounceRun`` carries out; the speech itself happens in AnnouncerCore. ``Main``
 /// starts it.
-struct Announce: AsyncParsableCommand {
+struct Announce: DeliveringCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce",
     abstract: "Speak announcements through speech-dispatcher, and tell whether they were heard.",
@@ -51,9 +51,9 @@ struct Announce: AsyncParsableCommand {
 
   /// Reads the environment, checks everything, and hands the request to ``AnnounceRun``;
   /// exits with the status of its result, whichever way the run ended.
-  func run() async throws {
+  func run(signals: ProcessSignals) async throws {
     let request = try request(environment: ProcessInfo.processInfo.environment)
-    let status = ExitStatus.of(await AnnounceRun(request).result())
+    let status = ExitStatus.of(await AnnounceRun(request, signals: signals).result())
     if status != ExitStatus.success { throw ExitCode(status) }
   }
 

@@ -7,21 +7,21 @@ import Glibc
 /// ``HandledSignal``.
 struct AnnounceRun {
   /// What to do.
-  let request: AnnounceRequest
+  var request: AnnounceRequest
   /// Where the sentences go.
   let terminal: Terminal
   /// Where every outcome is recorded, for `announce history` and `replay`; `nil` when turned off.
   let recorder: HistoryRecorder?
   /// How the announcer reaches the speech service.
   let service: any SpeechService
-  /// Where the signals that end the run come from.
-  let signals: any SignalSource
+  /// The process's signals, which end the run.
+  let signals: ProcessSignals
   /// How the run reaches the braille display, when braille is on.
   let brailleService: any BrailleService
 
   init(
     _ request: AnnounceRequest, service: any SpeechService = SpeechdService(),
-    signals: any SignalSource = ProcessSignals(), braille: any BrailleService = BrlttyService()
+    signals: ProcessSignals = .unarmed, braille: any BrailleService = BrlttyService()
   ) {
     self.request = request
     self.service = service
@@ -54,8 +54,18 @@ struct AnnounceRun {
   /// The run's result, or the failure that ends it, which ``result()`` says.
   func outcome() async throws(RunFailure) -> RunResult {
     if case .list(let modules, let voices) = request.work {
-      try await list(modules: modules, voices: voices)
-      return .listed
+      // A phase of its own, which a signal ends at once: the lists are read with a
+      // bound of 2 s of silence, and signals are kept, not left to their default action.
+      let run = self
+      let listing = await RunDriver(signals: signals).phase(stopping: []) { () async -> RunFailure? in
+        do throws(RunFailure) { try await run.list(modules: modules, voices: voices) } catch { return error }
+        return nil
+      }
+      switch listing {
+      case .interrupted(let signal): return .interrupted(signal)
+      case .finished(let failure?): throw failure
+      case .finished(nil): return .listed
+      }
     }
     try checkSSMLTexts()
     let watched = try watchedProcess()

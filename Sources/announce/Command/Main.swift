@@ -22,21 +22,32 @@ enum Main {
     // this (issue #46), so strerror and libspeechd speak C's English to the log.
     _ = Wording.printed
     let arguments = Array(CommandLine.arguments.dropFirst())
+    // The process's one owner of its signals, armed here and only here, for the commands
+    // that deliver. init, history and hook-threshold (which runs at every prompt) arm
+    // nothing, and a signal ends them as it would any program.
+    let signals: ProcessSignals
+    switch arguments.first {
+    case "init", HookThreshold.name, HistoryCommand.name: signals = .unarmed
+    default: signals = await ProcessSignals.armed()
+    }
     let status =
       switch arguments.first {
       case "init" where arguments.dropFirst().first == SSHInit.name:
         await OneLineErrors.status(of: SSHInit.self, Array(arguments.dropFirst(2)))
       case "init": await OneLineErrors.status(of: ShellInit.self, Array(arguments.dropFirst()))
-      case HookFinished.name: await OneLineErrors.status(of: HookFinished.self, Array(arguments.dropFirst()))
+      case HookFinished.name:
+        await OneLineErrors.status(of: HookFinished.self, Array(arguments.dropFirst()), signals: signals)
       case HookThreshold.name:
         await OneLineErrors.status(of: HookThreshold.self, Array(arguments.dropFirst()))
-      case TmuxAlert.name: await OneLineErrors.status(of: TmuxAlert.self, Array(arguments.dropFirst()))
+      case TmuxAlert.name:
+        await OneLineErrors.status(of: TmuxAlert.self, Array(arguments.dropFirst()), signals: signals)
       case HistoryCommand.name:
         await OneLineErrors.status(of: HistoryCommand.self, Array(arguments.dropFirst()))
       case ReplayCommand.name:
-        await OneLineErrors.status(of: ReplayCommand.self, Array(arguments.dropFirst()))
-      case Doctor.name: await OneLineErrors.status(of: Doctor.self, Array(arguments.dropFirst()))
-      default: await OneLineErrors.status(of: Announce.self, arguments)
+        await OneLineErrors.status(of: ReplayCommand.self, Array(arguments.dropFirst()), signals: signals)
+      case Doctor.name:
+        await OneLineErrors.status(of: Doctor.self, Array(arguments.dropFirst()), signals: signals)
+      default: await OneLineErrors.status(of: Announce.self, arguments, signals: signals)
       }
     // The one exit: a signal ends a run through the same result as its normal end.
     exit(status)

@@ -8,12 +8,16 @@ import Glibc
 /// ArgumentParser's own report is three or four ("Error:", "Help:", "Usage:", "See …").
 /// Help, version and completion requests still print as ArgumentParser prints them.
 enum OneLineErrors {
-  /// Parses `arguments` as `Command`, runs it, and returns its exit status.
-  static func status<Command: ParsableCommand>(of command: Command.Type, _ arguments: [String]) async -> Int32
-  {
+  /// Parses `arguments` as `Command`, runs it, and returns its exit status; a command
+  /// that delivers runs with `signals`, the process's.
+  static func status<Command: ParsableCommand>(
+    of command: Command.Type, _ arguments: [String], signals: ProcessSignals = .unarmed
+  ) async -> Int32 {
     do {
       var parsed = try Command.parseAsRoot(arguments)
-      if var asynchronous = parsed as? any AsyncParsableCommand {
+      if let delivering = parsed as? any DeliveringCommand {
+        try await delivering.run(signals: signals)
+      } else if var asynchronous = parsed as? any AsyncParsableCommand {
         try await asynchronous.run()
       } else {
         try parsed.run()

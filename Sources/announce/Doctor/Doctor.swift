@@ -1,4 +1,5 @@
 import AnnouncerCore
+import Dispatch
 import ArgumentParser
 import FoundationEssentials
 
@@ -6,7 +7,7 @@ import FoundationEssentials
 /// announcement, one check and one line at a time, in the order a person would check.
 ///
 /// The exit status comes from the checks' findings through ``DoctorOutcome/of(_:)``.
-struct Doctor: AsyncParsableCommand {
+struct Doctor: DeliveringCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce doctor",
     abstract: "Check what stands between you and hearing an announcement, one line per check.",
@@ -53,14 +54,46 @@ struct Doctor: AsyncParsableCommand {
     }
   }
 
-  func run() async throws {
+  /// Runs the checks with the process's signals, which ``Main`` armed: doctor is one
+  /// phase of the ``RunDriver``, which a signal ends, cancelling the test sentence while
+  /// it is spoken; no line is printed after it.
+  func run(signals: ProcessSignals) async throws {
+    let terminal = Terminal(quiet: false)
+    let sentence = TestSentenceChannel()
+    let (address, json, report) = (self.address, self.json, self.report)
+    let ended = await RunDriver(signals: signals).phase(stopping: [sentence]) {
+      await Self.examine(
+        address: address, json: json, forReport: report, sentence: sentence, signals: signals,
+        terminal: terminal)
+    }
+    let status: Int32
+    switch ended {
+    case .finished(let found): status = found
+    case .interrupted(let signal):
+      if sentence.wasCancelled {
+        terminal.error(
+          localized(
+            "announce doctor stopped because of {signal}; the test sentence was cancelled.",
+            ["signal": signal.name]))
+      }
+      status = ExitStatus.of(.interrupted(signal))
+    }
+    if status != ExitStatus.success { throw ExitCode(status) }
+  }
+
+  /// Every check, in order, each line printed as it is found; returns the exit status.
+  private static func examine(
+    address: String?, json: Bool, forReport: Bool, sentence: TestSentenceChannel, signals: ProcessSignals,
+    terminal: Terminal
+  ) async -> Int32 {
     let environment = ProcessInfo.processInfo.environment
     let deadline = DoctorDeadline()
     var lines: [DoctorLine] = []
-    let terminal = Terminal(quiet: false)
     func report(_ line: DoctorLine) {
+      // After a signal, doctor ends with its line: no check is printed after it.
+      guard signals.received == nil else { return }
       lines.append(line)
-      if !self.report { terminal.standardOutput(json ? line.json : line.printed ?? line.sentence) }
+      if !forReport { terminal.standardOutput(json ? line.json : line.printed ?? line.sentence) }
     }
     for line in SettingsCheck(environment: environment).run() { report(line) }
     let plan = BrailleCheck.plan(environment: environment)
@@ -76,9 +109,7 @@ struct Doctor: AsyncParsableCommand {
     if let chosen = found.address {
       let check = DaemonCheck(address: chosen, isForwarded: found.isForwarded)
       // The daemon's own bound, and a little for a connect the kernel holds up.
-      let answered = await DoctorDeadline.run(
-        within: deadline.share(DaemonCheck.answerBound + .milliseconds(500))
-      ) {
+      let answered = await Race.within(deadline.share(DaemonCheck.answerBound + .milliseconds(500))) {
         await check.run()
       }
       let (daemonLine, answer) = answered ?? (Self.notAnswering(at: chosen), .unavailable)
@@ -91,19 +122,10 @@ struct Doctor: AsyncParsableCommand {
         // Leaves time for the checks after it, the sound check above all.
         let bound = deadline.share(SpokenTestCheck.bound, keeping: .milliseconds(1500))
         let check = SpokenTestCheck(
-          explicit: address, environment: environment, bound: bound,
+          explicit: address, environment: environment, bound: bound, channel: sentence,
           settings: SettingsCheck.usableAnnouncement(environment: environment))
-        let spoken = await DoctorDeadline.run(within: bound + .milliseconds(700)) { await check.run() }
-        switch spoken {
-        case .success(let spokenLines): for line in spokenLines { report(line) }
-        case .failure(let stop):
-          terminal.error(
-            localized(
-              "announce doctor stopped because of {signal}; the test sentence was cancelled.",
-              ["signal": stop.signal.name]))
-          throw ExitCode(ExitStatus.of(.interrupted(stop.signal)))
-        case nil: report(check.line(for: .gaveUp(.cancelled), took: bound))
-        }
+        let spoken = await Race.within(bound + .milliseconds(700)) { await check.run() }
+        for line in spoken ?? [check.line(for: .gaveUp(.cancelled), took: bound)] { report(line) }
       }
     }
     reportSpeech(
@@ -122,18 +144,18 @@ struct Doctor: AsyncParsableCommand {
       let check = SSHForwardCheck(explicit: address, environment: environment)
       let bound = deadline.share(SSHForwardCheck.answerBound)
       report(
-        await DoctorDeadline.runBlocking(within: bound) { check.run() } ?? check.notAnswering(within: bound))
+        await Race.within(bound, on: .global()) { check.run() } ?? check.notAnswering(within: bound))
     }
     if plan.uses(.braille) {
       let check = BrailleCheck(plan: plan, environment: environment)
       let bound = deadline.share(BrailleCheck.answerBound)
       report(
-        await DoctorDeadline.run(within: bound) { await check.run() } ?? check.notAnswering(within: bound))
+        await Race.within(bound) { await check.run() } ?? check.notAnswering(within: bound))
     }
-    for line in RecentErrorsCheck(environment: environment, forReport: self.report).run() { report(line) }
+    for line in RecentErrorsCheck(environment: environment, forReport: forReport).run() { report(line) }
     report(OutcomeLogCheck(environment: environment).run())
     let outcome = DoctorOutcome.of(lines.map(\.finding))
-    if self.report {
+    if forReport {
       let versionBound = { deadline.share(DoctorReport.versionBound) }
       let block = DoctorReport(
         lines: lines, outcome: outcome,
@@ -144,8 +166,7 @@ struct Doctor: AsyncParsableCommand {
         system: DoctorReport.systemName())
       for line in block.text { terminal.standardOutput(line) }
     }
-    let status = ExitStatus.of(outcome.result)
-    if status != ExitStatus.success { throw ExitCode(status) }
+    return ExitStatus.of(outcome.result)
   }
 
   /// The daemon's line when its check did not end in its share of doctor's time, such as

@@ -21,6 +21,8 @@ struct SpokenTestCheck {
   var bound: Duration = SpokenTestCheck.bound
   /// Which sound server plays the sound, asked only when the audio turns out broken.
   var soundServer: @Sendable () -> SoundServer = { SoundServer.runningNow() }
+  /// Where a signal cancels the sentence: the doctor's phase stops it.
+  var channel = TestSentenceChannel()
 
   /// The settings of the user's announcements (module, voice, language, rate and
   /// priority, from the `ANNOUNCE_` variables) that the sentence is spoken with.
@@ -39,22 +41,22 @@ struct SpokenTestCheck {
   }
 
   /// The lines for the user's voice (when speech-dispatcher does not have it) and for
-  /// the test sentence, or the signal that stopped it, after which the sentence is
-  /// cancelled and doctor ends as any run a signal ends.
-  func run() async -> Result<[DoctorLine], SignalStop> {
+  /// the test sentence. A signal cancels the sentence through ``channel``, and doctor
+  /// ends as any run a signal ends.
+  func run() async -> [DoctorLine] {
     let speaker: SpeechdSpeaker
     do {
       speaker = try await SpeechdSpeaker.connect(
         address: explicit, appName: "announce-doctor", environment: environment)
     } catch {
-      return .success([
+      return [
         DoctorLine(
           check: "speech", finding: .speechUnavailable,
           sentence: "The test sentence could not be sent: "
             + error.sentence(forwardingWith: RunFailure.howToForward),
           printed: localized(
             "The test sentence could not be sent: {problem}", ["problem": error.printedSentence]))
-      ])
+      ]
     }
     var spoken = announcement
     var lines: [DoctorLine] = []
@@ -66,48 +68,29 @@ struct SpokenTestCheck {
       spoken.voice.language = nil
     }
     let announcer = speaker.announcer
-    let signals = await SignalTrap.armed { _ in await announcer.cancelAll() }
-    let started = ContinuousClock.now
-    let (toSpeak, bound) = (spoken, self.bound)
-    let outcome = await withTaskGroup(of: Outcome?.self) { group in
-      // In the language the user's speech uses: their language setting, or the locale's.
-      let language = SpokenLanguage(
-        explicit: toSpeak.voice.language, voiceName: toSpeak.voice.voiceName, environment: environment)
-      var test = toSpeak
-      test.text = language.wording.localized(Self.sentence)
-      if let asked = language.voiceLanguage { test.voice.language = asked }
-      group.addTask { [test] in await announcer.announce(test) }
-      group.addTask {
-        try? await Task.sleep(for: bound)
-        return nil
-      }
-      var first: Outcome? = nil
-      for await finished in group {
-        if let finished {
-          first = finished
-          break
-        }
-        // The bound ran out: cancelling ends the announcement, whose outcome then comes.
-        await announcer.cancelAll()
-      }
-      group.cancelAll()
-      return first ?? .gaveUp(.cancelled)
+    guard channel.speaking(with: announcer) else {
+      await announcer.close(waitingAtMost: .milliseconds(500))
+      return lines
     }
+    let started = ContinuousClock.now
+    // In the language the user's speech uses: their language setting, or the locale's.
+    let language = SpokenLanguage(
+      explicit: spoken.voice.language, voiceName: spoken.voice.voiceName, environment: environment)
+    var test = spoken
+    test.text = language.wording.localized(Self.sentence)
+    if let asked = language.voiceLanguage { test.voice.language = asked }
+    let speaking = Task { [test] in await announcer.announce(test) }
+    if await Race.within(bound, { await speaking.value }) == nil {
+      // The bound ran out: cancelling ends the announcement, whose outcome then comes.
+      await announcer.cancelAll()
+    }
+    let outcome = await speaking.value
     let took = started.duration(to: .now)
     // A daemon whose audio stalled answers no goodbye either: waiting the usual 2 s for
     // it took broken-audio runs from 3.1 s to 5.1 s; one that answers does in milliseconds.
+    channel.spoken()
     await announcer.close(waitingAtMost: .milliseconds(500))
-    signals.disarm()
-    // The trap left the signals ignored; the checks after this one hold no speech, so a
-    // signal may end them at once, as before the trap.
-    for signal in HandledSignal.allCases { Glibc.signal(signal.number, SIG_DFL) }
-    if let signal = signals.received { return .failure(SignalStop(signal: signal)) }
-    return .success(lines + [line(for: outcome, took: took, voice: spoken.voice)])
-  }
-
-  /// A signal that stopped the test sentence.
-  struct SignalStop: Error {
-    var signal: HandledSignal
+    return lines + [line(for: outcome, took: took, voice: spoken.voice)]
   }
 
   /// The line for the sentence's `outcome`.

@@ -5,7 +5,7 @@ import Glibc
 
 /// `announce replay`: speaks again the announcements that were missed, oldest first,
 /// each with the guarantees of any announcement, and records the new outcomes.
-struct ReplayCommand: AsyncParsableCommand {
+struct ReplayCommand: DeliveringCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce replay",
     abstract: "Speak again the announcements that were not heard, oldest first.",
@@ -43,7 +43,8 @@ struct ReplayCommand: AsyncParsableCommand {
     }
   }
 
-  func run() async throws {
+  /// Replays with the process's signals, which ``Main`` armed.
+  func run(signals: ProcessSignals) async throws {
     let environment = ProcessInfo.processInfo.environment
     guard try HistorySwitch.isOn(environment: environment) else {
       throw ValidationError(
@@ -51,16 +52,18 @@ struct ReplayCommand: AsyncParsableCommand {
           "{variable}=off keeps no history, so there is nothing to replay; unset it to replay.",
           ["variable": HistorySwitch.variable]))
     }
-    let status = ExitStatus.of(await replay(environment: environment))
+    let status = ExitStatus.of(await replay(environment: environment, signals: signals))
     if status != ExitStatus.success { throw ExitCode(status) }
   }
 
   /// Speaks the chosen announcements again, one run each, through `service`, and
   /// returns their results. A signal ends the replay: the announcement being spoken is
-  /// cancelled, and those not yet spoken stay missed for the next replay.
+  /// cancelled, and those not yet spoken stay missed for the next replay. Each
+  /// announcement is a phase of the process's one ``ProcessSignals``; a signal between
+  /// two is kept for the next, which it ends before anything is said.
   func replay(
     environment: [String: String], service: any SpeechService = SpeechdService(),
-    signals: any SignalSource = ProcessSignals()
+    signals: ProcessSignals = .unarmed
   ) async -> [RunResult] {
     let log = OutcomeLog.forUser(environment: environment)
     let terminal = Terminal(quiet: quiet)
@@ -80,8 +83,6 @@ struct ReplayCommand: AsyncParsableCommand {
       return [.failed(.notDelivered(sentence))]
     }
     let sounding = Self.replayEnvironment(environment)
-    let relay = await ReplaySignals.armed(from: signals)
-    defer { relay.disarmAll() }
     guard !chosen.isEmpty else {
       let now = Date().timeIntervalSince1970
       terminal.standardOutput(Self.nothing(in: history, last: last, now: now, in: .printed))
@@ -94,7 +95,7 @@ struct ReplayCommand: AsyncParsableCommand {
       {
         // Said, not recorded: a sentence about the history is no part of it.
         request.outcomes = AnnounceRequest.Outcomes(quiet: quiet)
-        return [await AnnounceRun(request, service: service, signals: relay).result()]
+        return [await AnnounceRun(request, service: service, signals: signals).result()]
       }
       return []
     }
@@ -109,7 +110,7 @@ struct ReplayCommand: AsyncParsableCommand {
     var results: [RunResult] = []
     for record in chosen {
       // A signal between two announcements ends the replay too.
-      if let signal = relay.received {
+      if let signal = signals.received {
         results.append(.interrupted(signal))
         break
       }
@@ -117,7 +118,7 @@ struct ReplayCommand: AsyncParsableCommand {
       do {
         var request = try AnnounceRequest.replaying(record, environment: sounding)
         request.outcomes.quiet = quiet
-        result = await AnnounceRun(request, service: service, signals: relay).result()
+        result = await AnnounceRun(request, service: service, signals: signals).result()
       } catch {
         terminal.error(OneLineErrors.sentence(Announce.message(for: error), commandName: "announce replay"))
         results.append(.failed(.usage(Announce.message(for: error))))

@@ -8,7 +8,7 @@ import Glibc
 /// It decides with ``HookMessage`` whether and how the command is announced, and speaks
 /// the sentence with ``HookSpeech``: out of the shell's session, as the background half
 /// of `--detach` does, with its outcome in the ``OutcomeLog``.
-struct HookFinished: AsyncParsableCommand {
+struct HookFinished: DeliveringCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce hook-finished",
     abstract: "Announce that a command finished, as the shell hook of announce init does.",
@@ -36,7 +36,7 @@ struct HookFinished: AsyncParsableCommand {
   @Argument(help: "The command line as typed; empty when not known.")
   var commandLine: [String] = []
 
-  func run() async throws {
+  func run(signals: ProcessSignals) async throws {
     let environment = ProcessInfo.processInfo.environment
     let finished = FinishedCommand(
       commandLine: commandLine.joined(separator: " "), status: status,
@@ -46,6 +46,7 @@ struct HookFinished: AsyncParsableCommand {
     let wording = SpokenLanguage(environment: environment).wording
     guard let sentence = HookMessage.sentence(for: finished, settings: settings, in: wording) else { return }
     try await HookSpeech.speak(
-      sentence, soundIcon: settings.icon(forStatus: status), hook: "The shell hook", environment: environment)
+      sentence, soundIcon: settings.icon(forStatus: status), hook: "The shell hook", environment: environment,
+      signals: signals)
   }
 }

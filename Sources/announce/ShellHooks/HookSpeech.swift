@@ -15,7 +15,8 @@ enum HookSpeech {
   /// - Parameter hook: who speaks, at the start of a sentence, for the log line that
   ///   says why nothing was said, such as "The shell hook".
   static func speak(
-    _ sentence: String, soundIcon: String? = nil, hook: String, environment: [String: String]
+    _ sentence: String, soundIcon: String? = nil, hook: String, environment: [String: String],
+    signals: ProcessSignals
   ) async throws {
     // Out of the terminal's session, so that neither Control-C nor closing the
     // terminal cuts the announcement off. It fails harmlessly when already a leader.
@@ -26,7 +27,7 @@ enum HookSpeech {
       var request = try SpokenLanguage(environment: environment).applied(
         to: AnnounceRequest.hook(speaking: sentence, soundIcon: soundIcon, environment: environment))
       request.outcomes.failurePreamble = preamble
-      result = await AnnounceRun(request).result()
+      result = await AnnounceRun(request, signals: signals).result()
     } catch {
       // An invalid ANNOUNCE_ variable: say so where the user can find it, unless the log
       // has no place (a relative HOME), where it would be written wherever the hook runs.

@@ -8,7 +8,7 @@ import Glibc
 /// tmux has already decided that nobody looks at the window; this process holds back a
 /// repeat within the interval (``AlertRateLimit``) and speaks the sentence with
 /// ``HookSpeech``, with its outcome in the ``OutcomeLog``.
-struct TmuxAlert: AsyncParsableCommand {
+struct TmuxAlert: DeliveringCommand {
   static let configuration = CommandConfiguration(
     commandName: "announce tmux-alert",
     abstract: "Announce a tmux alert, as the hooks of announce init tmux do.",
@@ -51,7 +51,7 @@ struct TmuxAlert: AsyncParsableCommand {
   /// The interval when `@announce-interval` is unset or not a duration.
   static let defaultInterval = 10.0
 
-  func run() async throws {
+  func run(signals: ProcessSignals) async throws {
     let environment = ProcessInfo.processInfo.environment
     let seconds = DurationText.seconds(in: interval)
     let key = [server, window, kind.rawValue].map(Self.keyPart).joined(separator: "/")
@@ -64,7 +64,7 @@ struct TmuxAlert: AsyncParsableCommand {
     let sentence = TmuxAlertSentence.text(
       kind: kind, index: index, windowName: windowName,
       session: sessions > 1 ? session : nil, in: SpokenLanguage(environment: environment).wording)
-    try await HookSpeech.speak(sentence, hook: "The tmux hook", environment: environment)
+    try await HookSpeech.speak(sentence, hook: "The tmux hook", environment: environment, signals: signals)
   }
 
   /// `text` with nothing but letters, digits and `@`, so that a key is one field.

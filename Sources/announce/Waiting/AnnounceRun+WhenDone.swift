@@ -26,17 +26,18 @@ extension AnnounceRun {
   }
 
   /// `--when-done`: waits until `process` ends, then speaks as a run without the option
-  /// would; a ``HandledSignal`` that arrives first, or before that run has armed its own
-  /// handling, ends the run with the signal's status and nothing spoken. The
-  /// ``RunDriver`` races the wait, and then the run, against the signals.
+  /// would, with the same terminal and history; a ``HandledSignal`` that arrives first,
+  /// or before the speech's phase, ends the run with the signal's status and nothing
+  /// spoken. The ``RunDriver`` runs the wait, and then the speech, as two phases of the
+  /// process's one ``ProcessSignals``.
   ///
   /// Nothing connects before the end, which may be hours away: speech-dispatcher may
   /// well be running by then when it is not now, so an announcement is recorded as
   /// missed only when speaking it then fails. No connection is held during the wait, and
   /// the announcement's retry window starts at the end.
   func speakWhenEnded(_ process: WatchedProcess) async throws(RunFailure) -> RunResult {
-    let (request, terminal) = (self.request, self.terminal)
-    let (service, braille) = (self.service, brailleService)
+    let (request, terminal, signals) = (self.request, self.terminal, self.signals)
+    let run = self
     return try await RunDriver(signals: signals).run(
       waitingFor: { ended throws(RunFailure) in
         if request.outcomes.verbose {
@@ -60,9 +61,13 @@ extension AnnounceRun {
               "Stopped waiting for process {process} because of {signal}; nothing was spoken.", values),
           endingWith: .interrupted(signal))
       },
-      then: { time, signals throws(RunFailure) -> RunResult in
-        let speaking = Self.speaking(request, after: process, endedAt: time)
-        return try await AnnounceRun(speaking, service: service, signals: signals, braille: braille).outcome()
+      then: { time throws(RunFailure) -> RunResult in
+        // A signal that came as the wait ended: nothing connects.
+        if let signal = signals.received { return .interrupted(signal) }
+        // The same run, with its one terminal and history, for the request without the wait.
+        var speaking = run
+        speaking.request = Self.speaking(request, after: process, endedAt: time)
+        return try await speaking.outcome()
       })
   }
 

@@ -20,15 +20,14 @@ enum ConnectAttempt {
     sourceLocation: SourceLocation = #_sourceLocation,
     of connect: @escaping @Sendable () async throws -> SpeechdClient
   ) async -> SpeechdConnectError? {
-    let ended = await Deadline.result(
-      of: { () async -> SpeechdConnectError?? in
-        do {
-          try await connect().close()
-          return .some(nil)
-        } catch {
-          return .some(error as? SpeechdConnectError)
-        }
-      }, within: hangBound, orElse: nil)
+    let ended = await Race.within(hangBound) { () async -> SpeechdConnectError? in
+      do {
+        try await connect().close()
+        return nil
+      } catch {
+        return error as? SpeechdConnectError
+      }
+    }
     guard let ended else {
       Issue.record("the connection attempt had not ended after \(hangBound)", sourceLocation: sourceLocation)
       return nil

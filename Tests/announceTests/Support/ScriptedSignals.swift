@@ -2,41 +2,54 @@ import Synchronization
 
 @testable import announce
 
-/// Signals that a test sends to a run, in place of the process's own.
-final class ScriptedSignals: SignalSource, ArmedSignals {
-  private let state = Mutex(
-    (handler: (@Sendable (HandledSignal) async -> Void)?.none, received: HandledSignal?.none, armed: false))
-  private let armings: AsyncStream<Void>
-  private let armedSink: AsyncStream<Void>.Continuation
+/// The process's signals as a test sends them: the one ``ProcessSignals`` that a run
+/// gets from ``Main``, with no kill() and no stop of the test process. SIGTSTP's stop
+/// returns once the test sends SIGCONT.
+final class ScriptedSignals: Sendable {
+  /// What the run is given.
+  let process: ProcessSignals
+  private let handOvers: AsyncStream<Void>
+  private let record: Record
 
-  init() { (armings, armedSink) = AsyncStream.makeStream(of: Void.self) }
-
-  func armed(onSignal: @escaping @Sendable (HandledSignal) async -> Void) async -> any ArmedSignals {
-    state.withLock {
-      $0.handler = onSignal
-      $0.armed = true
-    }
-    armedSink.yield()
-    return self
+  /// What the scripted process did.
+  private final class Record: Sendable {
+    let stops = Mutex(0)
+    let continues: AsyncStream<Void>
+    let continued: AsyncStream<Void>.Continuation
+    init() { (continues, continued) = AsyncStream.makeStream(of: Void.self) }
   }
 
-  var received: HandledSignal? { state.withLock { $0.received } }
+  init() {
+    let record = Record()
+    let (handOvers, handedOver) = AsyncStream.makeStream(of: Void.self)
+    self.record = record
+    self.handOvers = handOvers
+    process = ProcessSignals(
+      process: ProcessSignals.Process(
+        stop: {
+          record.stops.withLock { $0 += 1 }
+          var continues = record.continues.makeAsyncIterator()
+          _ = await continues.next()
+        },
+        continued: { record.continued.yield() },
+        handedOver: { handedOver.yield() }))
+  }
 
-  func disarm() { state.withLock { $0.armed = false } }
+  /// The first ending signal a phase took, if one came.
+  var received: HandledSignal? { process.received }
 
-  /// Returns once a run has armed the signals.
+  /// How many times the process stopped.
+  var stops: Int { record.stops.withLock { $0 } }
+
+  /// Returns once a phase has taken the signals, for each call one more hand-over.
   func waitUntilArmed() async {
-    var iterator = armings.makeAsyncIterator()
+    var iterator = handOvers.makeAsyncIterator()
     _ = await iterator.next()
   }
 
-  /// Sends `signal`, as the first one claims the ending, and returns once it is handled.
-  func send(_ signal: HandledSignal) async {
-    let handler = state.withLock { state -> (@Sendable (HandledSignal) async -> Void)? in
-      guard state.armed, state.received == nil else { return nil }
-      state.received = signal
-      return state.handler
-    }
-    await handler?(signal)
-  }
+  /// Sends `signal`, and returns once the phase it ends has stopped its channels.
+  func send(_ signal: HandledSignal) async { await process.deliver(.ending(signal)) }
+
+  /// Sends SIGTSTP or SIGCONT.
+  func send(_ signal: CaughtSignal) async { await process.deliver(signal) }
 }

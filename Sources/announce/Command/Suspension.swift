@@ -1,55 +1,19 @@
-import Dispatch
 import Glibc
 import Synchronization
 
-/// Handles Control-Z (SIGTSTP) while a run delivers, through a ``Suspension``: what the
-/// run holds, such as the braille display, is given back, then the process stops as it
-/// would have; once it continues (SIGCONT), it is taken again. Without it, the flash held
-/// the display over the screen reader's own text until its time ran out.
-final class SuspendTrap: Sendable {
-  private let source: Mutex<(any DispatchSourceSignal)?>
-
-  /// Whether a trap was armed before: libdispatch installs its own handler for SIGTSTP
-  /// when the first source is registered, once per process (see ``SignalTrap``).
-  private static let armedBefore = Atomic<Bool>(false)
-
-  /// A trap that hands SIGTSTP to `suspension` from the moment it returns.
-  static func armed(_ suspension: Suspension) async -> SuspendTrap {
-    let registered = DispatchGroup()
-    let trap = SuspendTrap(registered: registered, suspension: suspension)
-    await withCheckedContinuation { continuation in
-      registered.notify(queue: .global()) { continuation.resume() }
-    }
-    return trap
-  }
-
-  private init(registered: DispatchGroup, suspension: Suspension) {
-    if !Self.armedBefore.exchange(true, ordering: .sequentiallyConsistent) { signal(SIGTSTP, SIG_IGN) }
-    let source = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .global())
-    registered.enter()
-    source.setRegistrationHandler { registered.leave() }
-    source.setEventHandler { suspension.received() }
-    source.resume()
-    self.source = Mutex(source)
-  }
-
-  /// Stops handling SIGTSTP; it stays ignored while the process sums up.
-  func disarm() {
-    source.withLock { $0?.cancel() }
-  }
-}
-
 /// What SIGTSTP does to a run: `whenStopping` gives back what it holds, the process
-/// stops, and `whenContinued` takes it again. A test calls ``received()`` in place of
-/// the signal, with a `stop` that stops nothing.
+/// stops, and `whenContinued` takes it again. Without it, a flash held the display over
+/// the screen reader's own text until its time ran out. ``ProcessSignals`` keeps one for
+/// the process; a test calls ``received()`` in place of the signal, with a `stop` that
+/// stops nothing.
 final class Suspension: Sendable {
   private let whenStopping: @Sendable () async -> Void
   private let whenContinued: @Sendable () async -> Void
-  private let stop: @Sendable () -> Void
+  private let stop: @Sendable () async -> Void
 
   init(
     whenStopping: @escaping @Sendable () async -> Void, whenContinued: @escaping @Sendable () async -> Void,
-    stop: @escaping @Sendable () -> Void = Suspension.stopUntilContinued
+    stop: @escaping @Sendable () async -> Void
   ) {
     self.whenStopping = whenStopping
     self.whenContinued = whenContinued
@@ -96,7 +60,7 @@ final class Suspension: Sendable {
   private func suspend() async {
     while true {
       await whenStopping()
-      stop()
+      await stop()
       phase.withLock { $0 = .continuing(again: false) }
       await whenContinued()
       let again = phase.withLock { phase in
