@@ -21,8 +21,8 @@ import AnnouncerTesting
     let event = AnnouncerEvent(
       announcement: AnnouncementID(7), text: "a part", attempt: 2, time: .seconds(3), kind: kind, part: 2,
       parts: 3)
-    let line = recorder.line(
-      for: event, announcement: announcement.asSpoken, at: Self.date, pid: 42)
+    let line = recorder.recordLine(
+      for: SpeechReport(event), queued: announcement.asSpoken, at: Self.date, pid: 42)
     return (line, try #require(HistoryRecord.parse(line), "\(line)"))
   }
 

@@ -185,30 +185,5 @@ enum HistoryWords {
   }
 
   /// `text` on one line, and an SSML document as the words it speaks.
-  static func shown(_ text: String, ssml: Bool) -> String {
-    var plain = text
-    if ssml {
-      var words = ""
-      var inTag = false
-      for character in text {
-        if character == "<" {
-          inTag = true
-        } else if character == ">" {
-          inTag = false
-        } else if !inTag {
-          words.append(character)
-        }
-      }
-      plain =
-        words.replacingBytes(of: "&lt;", with: "<").replacingBytes(of: "&gt;", with: ">")
-        .replacingBytes(of: "&quot;", with: "\"").replacingBytes(of: "&apos;", with: "'")
-        .replacingBytes(of: "&amp;", with: "&")
-    }
-    // One line each, and nothing a terminal would take for a command.
-    let flat = plain.unicodeScalars.map { scalar -> String in
-      scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
-        ? " " : String(scalar)
-    }
-    return flat.joined().split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-  }
+  static func shown(_ text: String, ssml: Bool) -> String { ShownText.oneLine(text, ssml: ssml) }
 }
