@@ -380,7 +380,7 @@ import AnnouncerTesting
 
   @Test func aBrailleOnlyFlashIsShownNotHeardAndOneNotShownIsMissedUntilReplayed() throws {
     try withLogInFreshDirectory { log, _ in
-      let recorder = HistoryRecorder(log: log, terminal: nil)
+      let recorder = HistoryRecorder(log: log, plan: DeliveryPlan(braille: .only), terminal: nil)
       for id in 1...2 { recorder.queued(Announcement("line \(id)"), as: AnnouncementID(id)) }
       recorder.reported(flash(1, .shown(duration: .seconds(5)), withSpeech: false))
       recorder.reported(flash(2, .notShown(.displayLost), withSpeech: false))

@@ -33,7 +33,9 @@ struct AnnounceRun {
       failurePreamble: outcomes.failurePreamble)
     self.terminal = terminal
     recorder = outcomes.history.map {
-      HistoryRecorder(log: $0, replays: outcomes.replays, terminal: outcomes.unattended ? nil : terminal)
+      HistoryRecorder(
+        log: $0, replays: outcomes.replays, plan: request.plan, terminal: outcomes.unattended ? nil : terminal
+      )
     }
   }
 

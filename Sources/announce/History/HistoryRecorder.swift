@@ -14,6 +14,8 @@ import Synchronization
 final class HistoryRecorder: EventSink {
   private let log: OutcomeLog
   private let replays: String?
+  /// Which channels must deliver, which each record says of its own.
+  private let plan: DeliveryPlan
   /// Where the first failure to write is said; `nil` in the background, where the
   /// parent said it.
   private let terminal: Terminal?
@@ -28,10 +30,12 @@ final class HistoryRecorder: EventSink {
   ///   - log: where the outcomes are written.
   ///   - replays: the key of the recorded announcement the run speaks again, which each
   ///     outcome then names in `replays`; `nil` for a run of its own.
+  ///   - plan: the run's channels, and which of them must deliver.
   ///   - terminal: where the first failure to write is said; `nil` when nobody hears it.
-  init(log: OutcomeLog, replays: String? = nil, terminal: Terminal?) {
+  init(log: OutcomeLog, replays: String? = nil, plan: DeliveryPlan = .speech, terminal: Terminal?) {
     self.log = log
     self.replays = replays
+    self.plan = plan
     self.terminal = terminal
     let reported = Atomic(false)
     writer = HistoryWriter(log: log) { [log] failure in
@@ -107,22 +111,17 @@ final class HistoryRecorder: EventSink {
 
   /// The log line of `report`'s record, given the announcement the run queued: the
   /// report as `--json` has it, with the whole text instead of a part's, the record's
-  /// key, and the settings.
+  /// key, its channel, whether that channel had to deliver and whether it did (see
+  /// ``HistoryRecord``), and the settings.
   func recordLine(for report: any ChannelReport, queued: Announcement?, at date: Date, pid: Int32) -> String {
     let announcement = OutcomeLog.bounded(report.recorded(queued))
-    return record(
-      report.jsonLine(withText: announcement.text), id: report.id, announcement: announcement, at: date,
-      pid: pid)
-  }
-
-  /// The log line of the event `json` of announcement `id`: with the record's key, and
-  /// the settings of `announcement`.
-  private func record(
-    _ json: String, id: AnnouncementID, announcement: Announcement, at date: Date, pid: Int32
-  ) -> String {
+    let json = report.jsonLine(withText: announcement.text)
     // Cut by its bytes: `dropLast()` on a String walks every character.
     var line = String(decoding: json.utf8.dropLast(), as: UTF8.self)
-    line += ",\"key\":" + EventJSON.quoted(keyPrefix + String(id.rawValue))
+    line += ",\"key\":" + EventJSON.quoted(keyPrefix + String(report.id.rawValue))
+    line += ",\"channel\":\"" + report.channel.rawValue + "\""
+    line += plan.requires(report.channel) ? ",\"required\":true" : ",\"required\":false"
+    line += report.ending?.outcome?.failure == nil ? ",\"delivered\":true" : ",\"delivered\":false"
     if let replays { line += ",\"replays\":" + EventJSON.quoted(replays) }
     line += HistoryRecord.fields(for: announcement)
     return OutcomeLog.stamped(line + "}", at: date, pid: pid)
