@@ -33,9 +33,9 @@ final class FlashReports: ChannelReporting {
       flasher: Self.flasher(on: display), terminal: Terminal(quiet: true), followsOthers: false,
       floodControl: (maxWaiting: 2, wording: .english))
     channel.start(reporting: reports)
-    channel.show("line 1", for: AnnouncementID(1), withSpeech: false)
+    channel.show("line 1", for: AnnouncementID(1), heldFor: [])
     await display.waitUntilWritten("line 1")
-    for id in 2...6 { channel.show("line \(id)", for: AnnouncementID(id), withSpeech: false) }
+    for id in 2...6 { channel.show("line \(id)", for: AnnouncementID(id), heldFor: []) }
     for text in ["line 1", "3 messages skipped", "line 5", "line 6"] {
       await display.waitUntilWritten(text)
       display.press(.other(name: "route 1"))
@@ -96,9 +96,9 @@ final class FlashReports: ChannelReporting {
       flasher: flasher, terminal: Terminal(quiet: true), followsOthers: false,
       floodControl: (maxWaiting: 2, wording: .english))
     channel.start(reporting: reports)
-    channel.show("line 1", for: AnnouncementID(1), withSpeech: false)
+    channel.show("line 1", for: AnnouncementID(1), heldFor: [])
     await display.waitUntilWritten("line 1")
-    for id in 2...300 { channel.show("line \(id)", for: AnnouncementID(id), withSpeech: false) }
+    for id in 2...300 { channel.show("line \(id)", for: AnnouncementID(id), heldFor: []) }
     // On the display or waiting: line 1, the summary and two kept lines.
     #expect(await flasher.keptCount() <= 4 + BrailleFlasher.keptOutcomes)
     for text in ["line 1", "297 messages skipped", "line 299", "line 300"] {

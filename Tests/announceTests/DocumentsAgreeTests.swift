@@ -250,7 +250,7 @@ extension DocumentsAgreeTests {
   /// form (each channel's words, which `HistoryWords.outcome(of:)` takes), and the reasons
   /// in a few words of both channels.
   static func historyWords() throws -> (outcomes: [String], reasons: [String]) {
-    let outcomes = try markedPhrases(in: "Sources/announce/Delivery/Channel+Words.swift")
+    let outcomes = try markedPhrases(in: "Sources/announce/Delivery/Channel.swift")
     let braille = try markedPhrases(in: "Sources/announce/Braille/BrailleFailure+Words.swift")
     let reasons = GiveUpReason.allCases.map(\.inAFewWords) + braille
     return (outcomes, Array(Set(reasons)).sorted())

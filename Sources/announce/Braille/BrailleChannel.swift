@@ -28,9 +28,19 @@ final class BrailleChannel: DeliveryChannel {
     let flashes = Mutex<Flashes>(Flashes())
   }
 
+  /// A flash held until the run's other channels are done with its announcement.
+  private struct Held {
+    var flash: BrailleFlashID
+    var peers: Set<Channel>
+    var ending = PeerEnding.delivered
+    /// Whether it shows flood control's summary, which is no announcement of the user's.
+    var isSummary = false
+  }
+
   private struct Flashes {
-    /// The flash of each announcement whose speech has not ended.
-    var byAnnouncement: [AnnouncementID: BrailleFlashID] = [:]
+    /// The flash of each announcement that another channel of the run is not done with,
+    /// the channels not done with it, and how those that are were done.
+    var byAnnouncement: [AnnouncementID: Held] = [:]
     /// The announcement and text of every flash not yet ended, for the events.
     var announcements: [BrailleFlashID: (id: AnnouncementID, text: String, withSpeech: Bool)] = [:]
     /// With flood control (`--braille-only`): the flashes not yet on the display, oldest first.
@@ -114,17 +124,19 @@ final class BrailleChannel: DeliveryChannel {
   }
 
   func deliver(_ item: DeliveryItem) {
-    show(item.shown, for: item.id, withSpeech: followsOthers, limit: followsOthers ? nil : limit)
+    let peers = followsOthers ? item.channels.subtracting([channel]) : []
+    show(item.shown, for: item.id, heldFor: peers, limit: peers.isEmpty ? limit : nil)
   }
 
-  /// Shows `text` for announcement `id`; `withSpeech` holds it until its speech ends.
+  /// Shows `text` for announcement `id`, held until each of `peers` is done with it.
   @discardableResult
   func show(
-    _ text: String, for id: AnnouncementID, withSpeech: Bool, limit: Duration? = nil
+    _ text: String, for id: AnnouncementID, heldFor peers: Set<Channel>, limit: Duration? = nil
   ) -> BrailleFlashID {
-    book.flashes.withLock { flashes in
+    let withSpeech = !peers.isEmpty
+    return book.flashes.withLock { flashes in
       let flash = flasher.show(text, withSpeech: withSpeech, limit: limit)
-      if withSpeech { flashes.byAnnouncement[id] = flash }
+      if withSpeech { flashes.byAnnouncement[id] = Held(flash: flash, peers: peers) }
       flashes.announcements[flash] = (id, text, withSpeech)
       if !withSpeech, let floodControl { bound(&flashes, adding: flash, to: floodControl, limit: limit) }
       return flash
@@ -156,12 +168,28 @@ final class BrailleChannel: DeliveryChannel {
 
   func hear(_ news: PeerNews) {
     switch news {
-    case .finished(_, let id, let ending):
-      guard let flash = book.flashes.withLock({ $0.byAnnouncement.removeValue(forKey: id) }) else { return }
-      flasher.speechFinished(flash, outcome: Self.flasherOutcome(of: ending))
-    case .summaryBegan(_, let id, let text):
-      showSummary(text, as: id)
+    case .finished(let peer, let id, let ending):
+      let released = book.flashes.withLock { flashes -> Held? in
+        guard var held = flashes.byAnnouncement[id] else { return nil }
+        held.peers.remove(peer)
+        held.ending = Self.combined(held.ending, ending)
+        flashes.byAnnouncement[id] = held.peers.isEmpty ? nil : held
+        return held.peers.isEmpty ? held : nil
+      }
+      guard let released else { return }
+      flasher.speechFinished(released.flash, outcome: Self.flasherOutcome(of: released.ending))
+    case .summaryBegan(let peer, let id, let text):
+      showSummary(text, as: id, heldFor: peer)
     }
+  }
+
+  /// How the other channels were done with an announcement, from two of their endings:
+  /// one that left it out decides, then one that failed.
+  private static func combined(_ first: PeerEnding, _ second: PeerEnding) -> PeerEnding {
+    for ending in [PeerEnding.skipped, .failed, .notDelivered] where first == ending || second == ending {
+      return ending
+    }
+    return .delivered
   }
 
   /// What the flasher needs to know of how the other channels were done with a flash's
@@ -179,16 +207,16 @@ final class BrailleChannel: DeliveryChannel {
   /// under `id`, ahead of the flash of the oldest announcement still held, and holds it
   /// until that channel is done with it. It is no announcement of the user's: no outcome
   /// is reported for it.
-  private func showSummary(_ text: String, as id: AnnouncementID) {
+  private func showSummary(_ text: String, as id: AnnouncementID, heldFor peer: Channel) {
     book.flashes.withLock { flashes in
       guard flashes.byAnnouncement[id] == nil else { return }
       // Every announcement held waits behind the summary; the oldest of them comes
       // right after it.
-      let next = flashes.byAnnouncement.filter { $0.key.rawValue > 0 }.min {
+      let next = flashes.byAnnouncement.filter { !$0.value.isSummary }.min {
         $0.key.rawValue < $1.key.rawValue
       }
-      let flash = flasher.show(text, withSpeech: true, before: next?.value)
-      flashes.byAnnouncement[id] = flash
+      let flash = flasher.show(text, withSpeech: true, before: next?.value.flash)
+      flashes.byAnnouncement[id] = Held(flash: flash, peers: [peer], isSummary: true)
     }
   }
 
@@ -208,7 +236,7 @@ final class BrailleChannel: DeliveryChannel {
     book.flashes.withLock { $0.byAnnouncement.count + $0.announcements.count + $0.waiting.count }
   }
 
-  /// How many flashes are held until their speech ends. For tests.
+  /// How many flashes are held until the other channels are done with them. For tests.
   var flashesAwaitingSpeech: Int { book.flashes.withLock { $0.byAnnouncement.count } }
 
   /// Gives the display back while the process is stopped (Control-Z).
