@@ -12,6 +12,7 @@ import Testing
   /// outcome as `outcome` says, at once.
   final class RecordingChannel: DeliveryChannel {
     let channel: Channel
+    var showsText: Bool { channel == .braille }
     let outcome: @Sendable (AnnouncementID) -> ChannelOutcome
     let items = Mutex<[DeliveryItem]>([])
     let news = Mutex<[PeerNews]>([])
@@ -81,6 +82,7 @@ import Testing
     #expect(shown.map(\.id.rawValue) == [1, 2])
     // Built once: the same speakable text and shown text for both.
     #expect(spoken.map(\.spoken.text) == ["Build failed", "Tests  passed"])
+    #expect(spoken.map(\.shown) == shown.map(\.shown))
     #expect(shown.map(\.shown) == ["Build failed", "Tests passed"])
     #expect(spoken.map(\.channels) == [[.speech, .braille], [.speech, .braille]])
     #expect(sink.queuedItems.withLock { $0 }.map(\.rawValue) == [1, 2])

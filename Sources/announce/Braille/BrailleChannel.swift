@@ -11,6 +11,7 @@ import Synchronization
 /// one line, once.
 final class BrailleChannel: DeliveryChannel {
   let channel = Channel.braille
+  let showsText = true
   /// Shows the flashes.
   let flasher: BrailleFlasher
   private let terminal: Terminal

@@ -8,6 +8,8 @@ import AnnouncerCore
 protocol DeliveryChannel: StoppableChannel {
   /// Which channel it is.
   var channel: Channel { get }
+  /// Whether it shows the item's text (``DeliveryItem/shown``), which is made only then.
+  var showsText: Bool { get }
   /// Starts reporting to `reports`; called once, before the first item.
   func start(reporting reports: any ChannelReporting)
   /// Returns once the channel can take another item: a channel with an inbox of its own
@@ -26,6 +28,7 @@ protocol DeliveryChannel: StoppableChannel {
 }
 
 extension DeliveryChannel {
+  var showsText: Bool { false }
   func ready() async {}
   func check(_ announcement: Announcement) async -> LineError? { nil }
   func hear(_ news: PeerNews) {}

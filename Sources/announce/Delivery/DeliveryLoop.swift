@@ -44,6 +44,7 @@ final class DeliveryLoop: ChannelReporting {
   func run(_ lines: AsyncStream<InputLines.Line>, format: InputOptions.Format) async -> RunSummary {
     for channel in channels { channel.start(reporting: self) }
     let used = Set(channels.map(\.channel))
+    let showing = channels.contains { $0.showsText }
     var rejected = 0
     var count = 0
     for await line in lines {
@@ -54,7 +55,8 @@ final class DeliveryLoop: ChannelReporting {
         // A line of nothing but escape sequences is as blank as an empty one.
         guard announcement.isSSML || SpeakableText.hasSpeech(announcement.text) else { continue }
         count += 1
-        let item = DeliveryItem(id: AnnouncementID(count), announcement: announcement, channels: used)
+        let item = DeliveryItem(
+          id: AnnouncementID(count), announcement: announcement, channels: used, showing: showing)
         // The sinks hear of it before any channel takes it, so its history entry exists
         // when its first outcome comes.
         for sink in sinks { sink.queued(item) }
