@@ -143,15 +143,16 @@ import Testing
   }
 }
 
-/// A session alone: lines in, outcomes and rejections out.
-@Suite(.timeLimit(.minutes(1))) struct AnnounceSessionTests {
+/// The delivery loop with speech alone: lines in, outcomes and rejections out.
+@Suite(.timeLimit(.minutes(1))) struct DeliveryLoopSpeechTests {
   @Test func aJSONLineThatIsNoAnnouncementIsRejectedAndTheOthersAreSpoken() async throws {
     let service = ScriptedService()
     let speaking = service.speakEverything()
     let request = AnnounceRequest(input: .standardInput(.json), outcomes: .init(quiet: true))
     let (announcer, _) = try await service.speaker(for: request, whenTurnsUnavailable: { _ in })
-    let session = AnnounceSession(
-      announcer: announcer, defaults: request.defaults, sinks: [], terminal: Terminal(quiet: true))
+    let loop = DeliveryLoop(
+      plan: .speech, channels: [SpeechChannel(announcer: announcer, defaults: request.defaults)], sinks: [],
+      terminal: Terminal(quiet: true), defaults: request.defaults)
     let lines = AsyncStream<InputLines.Line> { continuation in
       for (number, text) in [#"{"text":"One"}"#, #"{"text":"Two","rate":500}"#, #"{"text":"Three"}"#]
         .enumerated()
@@ -160,7 +161,7 @@ import Testing
       }
       continuation.finish()
     }
-    let summary = await session.run(lines, format: .json, ssml: false)
+    let summary = await loop.run(lines, format: .json)
     #expect(summary == RunSummary(rejectedLines: 1))
     #expect(ExitStatus.of(.finished(summary)) == 65)
     await service.backend.close()

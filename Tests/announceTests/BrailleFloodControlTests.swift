@@ -6,12 +6,10 @@ import Testing
 @testable import announce
 
 /// The outcomes of the flashes a channel reported, in order.
-final class FlashReports: EventSink {
+final class FlashReports: ChannelReporting {
   private let reports = Mutex<[FlashReport]>([])
   var all: [FlashReport] { reports.withLock { $0 } }
-  func record(_ event: AnnouncerEvent) {}
-  func rejected(line: Int, input: String, reason: String, time: Duration) {}
-  func reported(_ report: any ChannelReport) {
+  func report(_ report: any ChannelReport) {
     guard let report = report as? FlashReport else { return }
     reports.withLock { $0.append(report) }
   }
@@ -32,11 +30,12 @@ final class FlashReports: EventSink {
   @Test func theBacklogIsBoundedByMaxQueueAndOneSummaryIsShownAheadOfTheKeptOnes() async {
     let (display, reports) = (ScriptedBrailleDisplay(cells: .success(40)), FlashReports())
     let channel = BrailleChannel(
-      flasher: Self.flasher(on: display), sinks: [reports], terminal: Terminal(quiet: true),
+      flasher: Self.flasher(on: display), terminal: Terminal(quiet: true), followsOthers: false,
       floodControl: (maxWaiting: 2, wording: .english))
-    channel.show("line 1", for: AnnouncementID(1), withSpeech: false)
+    channel.start(reporting: reports)
+    channel.show("line 1", for: AnnouncementID(1), heldFor: [])
     await display.waitUntilWritten("line 1")
-    for id in 2...6 { channel.show("line \(id)", for: AnnouncementID(id), withSpeech: false) }
+    for id in 2...6 { channel.show("line \(id)", for: AnnouncementID(id), heldFor: []) }
     for text in ["line 1", "3 messages skipped", "line 5", "line 6"] {
       await display.waitUntilWritten(text)
       display.press(.other(name: "route 1"))
@@ -53,25 +52,33 @@ final class FlashReports: EventSink {
 
   /// With speech, what flood control drops is not flashed, and the summary the speech
   /// says in its place is shown ahead of the next kept announcement, held until said.
-  @Test func withSpeechTheSpeechsSummaryIsShownAheadOfTheNextKeptOne() async {
+  @Test func withSpeechTheSpeechsSummaryIsShownAheadOfTheNextKeptOne() async throws {
     let (display, reports) = (ScriptedBrailleDisplay(cells: .success(40)), FlashReports())
     let channel = BrailleChannel(
-      flasher: Self.flasher(on: display), sinks: [reports], terminal: Terminal(quiet: true))
-    func event(_ id: Int, _ text: String, _ kind: AnnouncerEvent.Kind) -> AnnouncerEvent {
-      AnnouncerEvent(announcement: AnnouncementID(id), text: text, attempt: 1, time: .seconds(1), kind: kind)
+      flasher: Self.flasher(on: display), terminal: Terminal(quiet: true), followsOthers: true)
+    channel.start(reporting: reports)
+    func event(_ id: Int, _ text: String, _ kind: AnnouncerEvent.Kind) -> PeerNews? {
+      SpeechReport(
+        AnnouncerEvent(
+          announcement: AnnouncementID(id), text: text, attempt: 1, time: .seconds(1), kind: kind)
+      ).news
     }
-    channel.queued(Announcement("line 1"), as: AnnouncementID(1))
+    func item(_ id: Int) -> DeliveryItem {
+      DeliveryItem(
+        id: AnnouncementID(id), announcement: Announcement("line \(id)"), channels: [.speech, .braille])
+    }
+    channel.deliver(item(1))
     await display.waitUntilWritten("line 1")
-    for id in 2...4 { channel.queued(Announcement("line \(id)"), as: AnnouncementID(id)) }
-    channel.record(event(1, "line 1", .spoken(duration: .seconds(1))))
-    for id in 2...3 { channel.record(event(id, "line \(id)", .gaveUp(.dropped))) }
-    channel.record(event(-1, "2 messages skipped", .attempt))
+    for id in 2...4 { channel.deliver(item(id)) }
+    channel.hear(try #require(event(1, "line 1", .spoken(duration: .seconds(1)))))
+    for id in 2...3 { channel.hear(try #require(event(id, "line \(id)", .gaveUp(.dropped)))) }
+    channel.hear(try #require(event(-1, "2 messages skipped", .attempt)))
     display.press(.other(name: "route 1"))
     await display.waitUntilWritten("2 messages skipped")
-    channel.record(event(-1, "2 messages skipped", .spoken(duration: .seconds(1))))
+    channel.hear(try #require(event(-1, "2 messages skipped", .spoken(duration: .seconds(1)))))
     display.press(.other(name: "route 1"))
     await display.waitUntilWritten("line 4")
-    channel.record(event(4, "line 4", .spoken(duration: .seconds(1))))
+    channel.hear(try #require(event(4, "line 4", .spoken(duration: .seconds(1)))))
     display.press(.other(name: "route 1"))
     await channel.finish()
     let written = display.calls.filter { $0.hasPrefix("write ") && $0 != "write " }
@@ -86,11 +93,12 @@ final class FlashReports: EventSink {
     let (display, reports) = (ScriptedBrailleDisplay(cells: .success(40)), FlashReports())
     let flasher = Self.flasher(on: display)
     let channel = BrailleChannel(
-      flasher: flasher, sinks: [reports], terminal: Terminal(quiet: true),
+      flasher: flasher, terminal: Terminal(quiet: true), followsOthers: false,
       floodControl: (maxWaiting: 2, wording: .english))
-    channel.show("line 1", for: AnnouncementID(1), withSpeech: false)
+    channel.start(reporting: reports)
+    channel.show("line 1", for: AnnouncementID(1), heldFor: [])
     await display.waitUntilWritten("line 1")
-    for id in 2...300 { channel.show("line \(id)", for: AnnouncementID(id), withSpeech: false) }
+    for id in 2...300 { channel.show("line \(id)", for: AnnouncementID(id), heldFor: []) }
     // On the display or waiting: line 1, the summary and two kept lines.
     #expect(await flasher.keptCount() <= 4 + BrailleFlasher.keptOutcomes)
     for text in ["line 1", "297 messages skipped", "line 299", "line 300"] {

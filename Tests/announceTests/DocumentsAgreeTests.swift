@@ -247,14 +247,10 @@ extension DocumentsAgreeTests {
   }
 
   /// The outcomes `announce history` writes, speech's and braille's, each with its replay
-  /// form (`HistoryWords.outcome(of:)`), and the reasons in a few words of both channels.
+  /// form (each channel's words, which `HistoryWords.outcome(of:)` takes), and the reasons
+  /// in a few words of both channels.
   static func historyWords() throws -> (outcomes: [String], reasons: [String]) {
-    let source = try PackageFile.text("Sources/announce/History/HistoryCommand.swift")
-    let start = try #require(source.range(of: "static func outcome(of record"))
-    let end = try #require(source[start.upperBound...].range(of: "\n  }\n"))
-    let outcomes = source[start.lowerBound..<end.lowerBound].matches(of: /localized\("([^"]*)"\)/).map {
-      String($0.1)
-    }
+    let outcomes = try markedPhrases(in: "Sources/announce/Delivery/Channel.swift")
     let braille = try markedPhrases(in: "Sources/announce/Braille/BrailleFailure+Words.swift")
     let reasons = GiveUpReason.allCases.map(\.inAFewWords) + braille
     return (outcomes, Array(Set(reasons)).sorted())

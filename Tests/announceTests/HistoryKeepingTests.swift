@@ -39,7 +39,7 @@ import AnnouncerTesting
     let text = String(repeating: "word ", count: 300_000)
     let event = AnnouncerEvent(
       announcement: AnnouncementID(1), text: "word", attempt: 1, time: .seconds(1), kind: .gaveUp(.noRetry))
-    let line = recorder.line(for: event, announcement: Announcement(text), at: Date(), pid: 1)
+    let line = recorder.recordLine(for: SpeechReport(event), queued: Announcement(text), at: Date(), pid: 1)
     #expect(line.utf8.count < 2 * OutcomeLog.maxTextBytes, "\(line.utf8.count) bytes")
     let record = try #require(HistoryRecord.parse(line))
     let kept = try #require(record.text)

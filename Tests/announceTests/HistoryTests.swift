@@ -21,8 +21,8 @@ import AnnouncerTesting
     let event = AnnouncerEvent(
       announcement: AnnouncementID(7), text: "a part", attempt: 2, time: .seconds(3), kind: kind, part: 2,
       parts: 3)
-    let line = recorder.line(
-      for: event, announcement: announcement.asSpoken, at: Self.date, pid: 42)
+    let line = recorder.recordLine(
+      for: SpeechReport(event), queued: announcement.asSpoken, at: Self.date, pid: 42)
     return (line, try #require(HistoryRecord.parse(line), "\(line)"))
   }
 
@@ -380,7 +380,7 @@ import AnnouncerTesting
 
   @Test func aBrailleOnlyFlashIsShownNotHeardAndOneNotShownIsMissedUntilReplayed() throws {
     try withLogInFreshDirectory { log, _ in
-      let recorder = HistoryRecorder(log: log, terminal: nil)
+      let recorder = HistoryRecorder(log: log, plan: DeliveryPlan(braille: .only), terminal: nil)
       for id in 1...2 { recorder.queued(Announcement("line \(id)"), as: AnnouncementID(id)) }
       recorder.reported(flash(1, .shown(duration: .seconds(5)), withSpeech: false))
       recorder.reported(flash(2, .notShown(.displayLost), withSpeech: false))

@@ -27,20 +27,21 @@ import Testing
 
     struct Before: EventSink {
       let order: MergeOrder
-      func queued(_ announcement: Announcement, as id: AnnouncementID) {
-        guard id == order.merged else { return }
+      func queued(_ item: DeliveryItem) {
+        guard item.id == order.merged else { return }
         _ = order.outcomeSeen.wait(timeout: .now() + 1)
         order.tellingDone.finish()
       }
-      func record(_ event: AnnouncerEvent) {}
+      func reported(_ report: any ChannelReport) {}
       func rejected(line: Int, input: String, reason: String, time: Duration) {}
     }
 
     /// Last of the sinks: once it hears of the outcome, every other sink has.
     struct After: EventSink {
       let order: MergeOrder
-      func record(_ event: AnnouncerEvent) {
-        if event.announcement == order.merged, case .merged = event.kind { order.outcomeSeen.signal() }
+      func reported(_ report: any ChannelReport) {
+        guard let speech = report as? SpeechReport, speech.id == order.merged else { return }
+        if case .merged = speech.event.kind { order.outcomeSeen.signal() }
       }
       func rejected(line: Int, input: String, reason: String, time: Duration) {}
     }
@@ -67,21 +68,21 @@ import Testing
       let flasher = BrailleFlasher(
         display: display,
         timing: BrailleTiming(wordsPerMinute: 1000, minimumFlash: .zero, shortestWindow: .milliseconds(1)))
-      let channel = BrailleChannel(flasher: flasher, sinks: [recorder], terminal: terminal)
+      let channel = BrailleChannel(flasher: flasher, terminal: terminal, followsOthers: true)
       let order = MergeOrder(merged: AnnouncementID(3))
       let speaking = Task {
         for await _ in order.told {}
         return await service.speakEverything().value
       }
-      let session = AnnounceSession(
-        announcer: announcer, defaults: Announcement(""),
-        sinks: [order.before, recorder, channel, order.after], terminal: terminal)
-      let summary = await session.run(Self.lines(count: 2), format: .lines, ssml: false)
+      let speech = SpeechChannel(announcer: announcer, defaults: Announcement(""))
+      let loop = DeliveryLoop(
+        plan: DeliveryPlan(braille: .on), channels: [speech, channel],
+        sinks: [order.before, recorder, order.after], terminal: terminal, defaults: Announcement(""))
+      let summary = await loop.run(Self.lines(count: 2), format: .lines)
       #expect(summary.failures.isEmpty)
       // Every outcome has been reported: nothing may still wait for one.
       #expect(channel.flashesAwaitingSpeech == 0)
       #expect(recorder.unreportedCount == 0)
-      await channel.stop()
       await service.backend.close()
       _ = await speaking.value
       recorder.waitUntilWritten()

@@ -164,10 +164,22 @@ public final class Announcer: Sendable {
     loop.send(.enqueue(id, admitted(announcement), nil))
   }
 
+  /// ``enqueue(_:as:)`` for an announcement already made speakable
+  /// (``Announcement/asSpoken``), as the command's delivery loop makes each line once
+  /// for every channel: the text is not walked again.
+  package func enqueue(spoken announcement: Announcement, as id: AnnouncementID) {
+    loop.send(.enqueue(id, withDefaultTimeout(announcement), nil))
+  }
+
   /// `announcement` as the queue takes it: ``Announcement/asSpoken``, with the
   /// announcer's default retry window where it gave none.
   private func admitted(_ announcement: Announcement) -> Announcement {
-    var admitted = announcement.asSpoken
+    withDefaultTimeout(announcement.asSpoken)
+  }
+
+  /// `announcement` with the announcer's default retry window where it gave none.
+  private func withDefaultTimeout(_ announcement: Announcement) -> Announcement {
+    var admitted = announcement
     if admitted.chosenRetryTimeout == nil { admitted.retryTimeout = defaultTimeout }
     return admitted
   }

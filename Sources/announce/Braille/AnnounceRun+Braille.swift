@@ -1,5 +1,4 @@
 import AnnouncerCore
-import Synchronization
 
 extension AnnounceRun {
   /// Opens the braille display the request asks for: `nil` when braille is off (and
@@ -23,56 +22,5 @@ extension AnnounceRun {
       terminal.error(unavailable.printedMessage)
       return nil
     }
-  }
-
-  /// `--braille-only`: shows every input line on the display, one after another, without
-  /// speech, and waits until each has been shown for its whole time or acknowledged. At
-  /// most `--max-queue` wait for the display: flood control leaves out the oldest and
-  /// shows one summary instead, as speech's does.
-  /// speech-dispatcher is never reached.
-  ///
-  /// Each outcome is braille's own (`shown` or `not-shown`, see ``FlashReport``), which
-  /// the channel reports to `--json`, `--verbose` and the history as soon as it is known.
-  func showBrailleOnly(on flasher: BrailleFlasher) async -> RunResult {
-    let sinks = self.sinks()
-    let terminal = self.terminal
-    let summary = Mutex(RunSummary())
-    let plan = request.plan
-    let floodControl = (maxWaiting: request.maxQueue, wording: SpokenLanguage(for: request).floodSummary)
-    let channel = BrailleChannel(
-      flasher: flasher, sinks: sinks, terminal: terminal, floodControl: floodControl
-    ) {
-      _, text, outcome, _ in
-      if let failure = plan.failure(of: .braille(outcome)) { summary.withLock { $0.count(failure) } }
-      if outcome == .notShown(.outOfTime) {
-        terminal.error(
-          localized(
-            "Not delivered: \"{text}\": its timeout ran out before it could be read at the braille pace; raise --timeout, or --braille-pace.",
-            ["text": EventDescription.shortened(text)]))
-      }
-    }
-    let lines = inputLines()
-    let limit = request.braille.limit
-    let request = self.request
-    let result = await RunDriver(signals: signals).run(channels: [channel]) {
-      var count = 0
-      for await line in lines where SpeakableText.hasSpeech(line.text) {
-        count += 1
-        let id = AnnouncementID(count)
-        // The words, never SSML's markup, on one line.
-        let ssml = request.defaults.isSSML
-        let text = HistoryWords.shown(ssml ? line.text : Announcement(line.text).asSpoken.text, ssml: ssml)
-        let queued = AnnouncerEvent(announcement: id, text: text, attempt: 0, time: .zero, kind: .queued)
-        for sink in sinks {
-          sink.queued(Announcement(text), as: id)
-          sink.record(queued)
-        }
-        channel.show(text, for: id, withSpeech: false, limit: limit)
-      }
-      await channel.finish()
-      return summary.withLock { $0 }
-    }
-    if case .finished(let summary) = result { sumUp(summary, service: nil) }
-    return result
   }
 }

@@ -1,5 +1,4 @@
 import AnnouncerCore
-import FoundationEssentials
 
 /// A key pressed on the braille display said that an announcement's flash was read; its
 /// ``FlashReport`` follows.
@@ -12,6 +11,8 @@ struct BrailleAcknowledgement: ChannelReport, Equatable {
   var key: String
   /// When it was pressed, since the braille display was opened.
   var time: Duration
+
+  var channel: Channel { .braille }
 
   var jsonLine: String { EventJSON.acknowledged(id: id, text: text, key: key, time: time) }
 

@@ -1,31 +1,47 @@
 import AnnouncerCore
 import Synchronization
 
-/// The braille display of one run: shows each announcement as it is queued, and tells
-/// the flasher when its speech ended (`--braille`), or shows it alone
-/// (`--braille-only`, see ``AnnounceRun/showBrailleOnly(on:)``).
+/// The braille display, as one channel of a run: shows each item as the delivery loop
+/// hands it over, alone (`--braille-only`) or held until the run's other channels are
+/// done with it (`--braille`), which it hears as ``PeerNews``.
 ///
-/// It is an ``EventSink`` of the speech, so the display follows the same queue as the
-/// speech, in the same order. What happens on the display goes to the run's other sinks:
-/// a key that said the message was read and each flash's outcome are their
-/// ``ChannelReport``s (``BrailleAcknowledgement``, ``FlashReport``) as soon as they are
-/// known, and a display that went away is said in one line, once.
-final class BrailleChannel: EventSink, StoppableChannel {
+/// What happens on the display is reported as soon as it is known: a key that said the
+/// message was read and each flash's outcome are its ``ChannelReport``s
+/// (``BrailleAcknowledgement``, ``FlashReport``), and a display that went away is said in
+/// one line, once.
+final class BrailleChannel: DeliveryChannel {
+  let channel = Channel.braille
+  let showsText = true
   /// Shows the flashes.
   let flasher: BrailleFlasher
-  private let sinks: [any EventSink]
   private let terminal: Terminal
   private let book = FlashBook()
-  private let reporter: Task<Void, Never>
+  /// Subscribed at once, so that no event of a flash shown later is missed.
+  private let events: AsyncStream<BrailleEvent>
+  private let reporting = Mutex<Task<Void, Never>?>(nil)
+  /// Whether each flash is held until the run's other channels are done with its item.
+  private let followsOthers: Bool
+  /// The longest a flash may take, alone: `--timeout`.
+  private let limit: Duration?
 
   /// The flashes, shared with the task that reports the display's events.
   private final class FlashBook: Sendable {
     let flashes = Mutex<Flashes>(Flashes())
   }
 
+  /// A flash held until the run's other channels are done with its announcement.
+  private struct Held {
+    var flash: BrailleFlashID
+    var peers: Set<Channel>
+    var ending = PeerEnding.delivered
+    /// Whether it shows flood control's summary, which is no announcement of the user's.
+    var isSummary = false
+  }
+
   private struct Flashes {
-    /// The flash of each announcement whose speech has not ended.
-    var byAnnouncement: [AnnouncementID: BrailleFlashID] = [:]
+    /// The flash of each announcement that another channel of the run is not done with,
+    /// the channels not done with it, and how those that are were done.
+    var byAnnouncement: [AnnouncementID: Held] = [:]
     /// The announcement and text of every flash not yet ended, for the events.
     var announcements: [BrailleFlashID: (id: AnnouncementID, text: String, withSpeech: Bool)] = [:]
     /// With flood control (`--braille-only`): the flashes not yet on the display, oldest first.
@@ -51,27 +67,31 @@ final class BrailleChannel: EventSink, StoppableChannel {
 
   /// - Parameters:
   ///   - flasher: the display's flasher.
-  ///   - sinks: where the keys that acknowledge and each flash's outcome go.
   ///   - terminal: where a display that went away is said.
-  ///   - floodControl: with `--braille-only`, the most flashes that may wait for the
-  ///     display (`--max-queue`), and the words of flood control's summary. When more
-  ///     wait, the oldest is left out (`not-shown`, `skipped`), and one summary such as
-  ///     "12 messages skipped" is shown ahead of those kept, as speech says one.
-  ///   - whenFinished: called with each flash's announcement, text, outcome and time, in
-  ///     order, after its `acknowledged` and before the sinks hear of it
-  ///     (`--braille-only` counts its failures from here).
+  ///   - followsOthers: whether each flash is held until the run's other channels are
+  ///     done with its item (`--braille`, beside speech).
+  ///   - limit: alone, the longest a flash may take (`--timeout`).
+  ///   - floodControl: alone, the most flashes that may wait for the display
+  ///     (`--max-queue`), and the words of flood control's summary. When more wait, the
+  ///     oldest is left out (`not-shown`, `skipped`), and one summary such as "12
+  ///     messages skipped" is shown ahead of those kept, as speech says one.
   init(
-    flasher: BrailleFlasher, sinks: [any EventSink], terminal: Terminal,
-    floodControl: (maxWaiting: Int, wording: SummaryWording)? = nil,
-    whenFinished: (@Sendable (AnnouncementID, String, BrailleOutcome, Duration) -> Void)? = nil
+    flasher: BrailleFlasher, terminal: Terminal, followsOthers: Bool, limit: Duration? = nil,
+    floodControl: (maxWaiting: Int, wording: SummaryWording)? = nil
   ) {
     self.flasher = flasher
-    self.sinks = sinks
     self.terminal = terminal
+    self.followsOthers = followsOthers
+    self.limit = limit
     self.floodControl = floodControl
-    let events = flasher.events()
+    events = flasher.events()
+  }
+
+  func start(reporting reports: any ChannelReporting) {
+    let events = self.events
     let book = self.book
-    reporter = Task {
+    let terminal = self.terminal
+    let reporter = Task {
       var said = false
       // The key that said a flash was read comes just before its outcome.
       var keys: [BrailleFlashID: String] = [:]
@@ -81,18 +101,15 @@ final class BrailleChannel: EventSink, StoppableChannel {
         case .acknowledged(let key):
           guard let shown = book.flashes.withLock({ $0.announcements[event.flash] }) else { break }
           keys[event.flash] = key
-          let acknowledgement = BrailleAcknowledgement(
-            id: shown.id, text: shown.text, key: key, time: event.time)
-          for sink in sinks { sink.reported(acknowledgement) }
+          reports.report(BrailleAcknowledgement(id: shown.id, text: shown.text, key: key, time: event.time))
         case .finished(let outcome):
           if let shown = book.flashes.withLock({ $0.announcements.removeValue(forKey: event.flash) }) {
-            whenFinished?(shown.id, shown.text, outcome, event.time)
-            let report = FlashReport(
-              id: shown.id, text: shown.text, outcome: outcome, key: keys.removeValue(forKey: event.flash),
-              withSpeech: shown.withSpeech, time: event.time)
             // At once: no record waits for the end of the run, so a SIGKILL loses at most
             // what was in flight.
-            for sink in sinks { sink.reported(report) }
+            reports.report(
+              FlashReport(
+                id: shown.id, text: shown.text, outcome: outcome, key: keys.removeValue(forKey: event.flash),
+                withSpeech: shown.withSpeech, time: event.time))
           }
           // One line for the run: the rest of the flashes meet the same missing display.
           if let problem = event.problem, !said {
@@ -104,16 +121,23 @@ final class BrailleChannel: EventSink, StoppableChannel {
         }
       }
     }
+    reporting.withLock { $0 = reporter }
   }
 
-  /// Shows `text` for announcement `id`; `withSpeech` holds it until its speech ends.
+  func deliver(_ item: DeliveryItem) {
+    let peers = followsOthers ? item.channels.subtracting([channel]) : []
+    show(item.shown, for: item.id, heldFor: peers, limit: peers.isEmpty ? limit : nil)
+  }
+
+  /// Shows `text` for announcement `id`, held until each of `peers` is done with it.
   @discardableResult
   func show(
-    _ text: String, for id: AnnouncementID, withSpeech: Bool, limit: Duration? = nil
+    _ text: String, for id: AnnouncementID, heldFor peers: Set<Channel>, limit: Duration? = nil
   ) -> BrailleFlashID {
-    book.flashes.withLock { flashes in
+    let withSpeech = !peers.isEmpty
+    return book.flashes.withLock { flashes in
       let flash = flasher.show(text, withSpeech: withSpeech, limit: limit)
-      if withSpeech { flashes.byAnnouncement[id] = flash }
+      if withSpeech { flashes.byAnnouncement[id] = Held(flash: flash, peers: peers) }
       flashes.announcements[flash] = (id, text, withSpeech)
       if !withSpeech, let floodControl { bound(&flashes, adding: flash, to: floodControl, limit: limit) }
       return flash
@@ -143,51 +167,59 @@ final class BrailleChannel: EventSink, StoppableChannel {
     flashes.summary = summary
   }
 
-  func queued(_ announcement: Announcement, as id: AnnouncementID) {
-    // The display shows the words, never SSML's markup, on one line.
-    let spoken = announcement.asSpoken
-    show(HistoryWords.shown(spoken.text, ssml: spoken.isSSML), for: id, withSpeech: true)
+  func hear(_ news: PeerNews) {
+    switch news {
+    case .finished(let peer, let id, let ending):
+      let released = book.flashes.withLock { flashes -> Held? in
+        guard var held = flashes.byAnnouncement[id] else { return nil }
+        held.peers.remove(peer)
+        held.ending = Self.combined(held.ending, ending)
+        flashes.byAnnouncement[id] = held.peers.isEmpty ? nil : held
+        return held.peers.isEmpty ? held : nil
+      }
+      guard let released else { return }
+      flasher.speechFinished(released.flash, outcome: Self.flasherOutcome(of: released.ending))
+    case .summaryBegan(let peer, let id, let text):
+      showSummary(text, as: id, heldFor: peer)
+    }
   }
 
-  func record(_ event: AnnouncerEvent) {
-    let outcome: Outcome
-    switch event.kind {
-    case .spoken(let duration): outcome = .spoken(attempts: event.attempt, duration: duration)
-    case .gaveUp(let reason): outcome = .gaveUp(reason)
-    // A merged announcement is spoken as the one it joined: its own flash need not wait.
-    case .merged: outcome = .gaveUp(.dropped)
-    case .attempt where event.announcement.rawValue < 0:
-      showSummary(event)
-      return
-    case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,
-      .waitingForTurn:
-      return
+  /// How the other channels were done with an announcement, from two of their endings:
+  /// one that left it out decides, then one that failed.
+  private static func combined(_ first: PeerEnding, _ second: PeerEnding) -> PeerEnding {
+    for ending in [PeerEnding.skipped, .failed, .notDelivered] where first == ending || second == ending {
+      return ending
     }
-    guard let flash = book.flashes.withLock({ $0.byAnnouncement.removeValue(forKey: event.announcement) })
-    else {
-      return
-    }
-    flasher.speechFinished(flash, outcome: outcome)
+    return .delivered
   }
 
-  /// Shows flood control's summary ("12 messages skipped", a negative id) as the speech
-  /// starts saying it, ahead of the flash of the announcement it is said before, and
-  /// holds it until its speech ends. It is no announcement of the user's: no outcome is
-  /// reported for it.
-  private func showSummary(_ event: AnnouncerEvent) {
+  /// What the flasher needs to know of how the other channels were done with a flash's
+  /// item: whether to leave it out (skipped), end it at once (failed), or let it run
+  /// its time.
+  private static func flasherOutcome(of ending: PeerEnding) -> Outcome {
+    switch ending {
+    case .delivered, .notDelivered: .spoken(attempts: 1, duration: .zero)
+    case .skipped: .gaveUp(.dropped)
+    case .failed: .gaveUp(.cancelled)
+    }
+  }
+
+  /// Shows flood control's summary ("12 messages skipped"), which another channel began
+  /// under `id`, ahead of the flash of the oldest announcement still held, and holds it
+  /// until that channel is done with it. It is no announcement of the user's: no outcome
+  /// is reported for it.
+  private func showSummary(_ text: String, as id: AnnouncementID, heldFor peer: Channel) {
     book.flashes.withLock { flashes in
-      guard flashes.byAnnouncement[event.announcement] == nil else { return }
-      // Every announcement whose speech has not ended waits behind the summary; the
-      // oldest of them is spoken right after it.
-      let next = flashes.byAnnouncement.filter { $0.key.rawValue > 0 }.min {
+      guard flashes.byAnnouncement[id] == nil else { return }
+      // Every announcement held waits behind the summary; the oldest of them comes
+      // right after it.
+      let next = flashes.byAnnouncement.filter { !$0.value.isSummary }.min {
         $0.key.rawValue < $1.key.rawValue
       }
-      let flash = flasher.show(event.text, withSpeech: true, before: next?.value)
-      flashes.byAnnouncement[event.announcement] = flash
+      let flash = flasher.show(text, withSpeech: true, before: next?.value.flash)
+      flashes.byAnnouncement[id] = Held(flash: flash, peers: [peer], isSummary: true)
     }
   }
-
-  func rejected(line: Int, input: String, reason: String, time: Duration) {}
 
   /// Waits until every flash has its outcome, then gives the display back and closes
   /// the connection. Each outcome was reported as it came: the channel keeps none of
@@ -195,7 +227,8 @@ final class BrailleChannel: EventSink, StoppableChannel {
   func finish() async {
     await flasher.drain()
     await flasher.close()
-    await reporter.value
+    let reporter = reporting.withLock { $0 }
+    await reporter?.value
   }
 
   /// How many flashes the channel holds now: those not yet ended, and flood control's.
@@ -204,7 +237,7 @@ final class BrailleChannel: EventSink, StoppableChannel {
     book.flashes.withLock { $0.byAnnouncement.count + $0.announcements.count + $0.waiting.count }
   }
 
-  /// How many flashes are held until their speech ends. For tests.
+  /// How many flashes are held until the other channels are done with them. For tests.
   var flashesAwaitingSpeech: Int { book.flashes.withLock { $0.byAnnouncement.count } }
 
   /// Gives the display back while the process is stopped (Control-Z).
@@ -221,6 +254,7 @@ final class BrailleChannel: EventSink, StoppableChannel {
   func stop() async {
     await flasher.cancelAll()
     await flasher.close()
-    await reporter.value
+    let reporter = reporting.withLock { $0 }
+    await reporter?.value
   }
 }

@@ -1,5 +1,4 @@
 import AnnouncerCore
-import FoundationEssentials
 
 /// The outcome of one announcement's flash on the braille display, as the run's sinks
 /// get it the moment the flash ends: braille's own outcome, never told in speech's words.
@@ -22,12 +21,25 @@ struct FlashReport: ChannelReport, Equatable {
   /// time or acknowledged with a key, `not-shown` otherwise.
   var eventName: String { outcome.wasDelivered ? Self.shownEvent : Self.notShownEvent }
 
+  var channel: Channel { .braille }
+
   var jsonLine: String { EventJSON.line(for: self) }
 
   var verboseLine: String { EventDescription.line(for: self) }
 
-  func record(in recorder: HistoryRecorder, at date: Date, pid: Int32) {
-    recorder.flashFinished(self, at: date, pid: pid)
+  var ending: ChannelEnding? { ChannelEnding(outcome: .braille(outcome), recorded: true) }
+
+  var notDeliveredLine: String? {
+    guard outcome == .notShown(.outOfTime) else { return nil }
+    return localized(
+      "Not delivered: \"{text}\": its timeout ran out before it could be read at the braille pace; raise --timeout, or --braille-pace.",
+      ["text": EventDescription.shortened(text)])
+  }
+
+  func jsonLine(withText text: String) -> String {
+    var whole = self
+    whole.text = text
+    return EventJSON.line(for: whole)
   }
 
   /// The `event` of a flash delivered on the display.

@@ -33,7 +33,9 @@ struct AnnounceRun {
       failurePreamble: outcomes.failurePreamble)
     self.terminal = terminal
     recorder = outcomes.history.map {
-      HistoryRecorder(log: $0, replays: outcomes.replays, terminal: outcomes.unattended ? nil : terminal)
+      HistoryRecorder(
+        log: $0, replays: outcomes.replays, plan: request.plan, terminal: outcomes.unattended ? nil : terminal
+      )
     }
   }
 
@@ -72,7 +74,11 @@ struct AnnounceRun {
     if request.work == .detach { return try await detach(passing: watched) }
     if let watched { return try await speakWhenEnded(watched) }
     let braille = try await openBraille()
-    if !request.plan.uses(.speech), let braille { return await showBrailleOnly(on: braille) }
+    guard request.plan.uses(.speech) else {
+      let result = await deliver(on: brailleChannel(braille).map { [$0] } ?? [], defaults: request.defaults)
+      if case .finished(let summary) = result { sumUp(summary, service: nil) }
+      return result
+    }
     let terminal = self.terminal
     let speaker: (announcer: Announcer, voices: (any VoiceListing)?)
     do {
@@ -118,7 +124,11 @@ struct AnnounceRun {
         throw .usage(problem)
       }
     }
-    let result = await speak(with: announcer, catalog: catalog, defaults: defaults, braille: braille)
+    let speech = SpeechChannel(announcer: announcer, defaults: defaults, catalog: catalog)
+    // Speech first: it is stopped first on a signal, and finishes first, so that the
+    // display hears of every outcome before it closes.
+    let channels: [any DeliveryChannel] = [speech] + (brailleChannel(braille).map { [$0] } ?? [])
+    let result = await deliver(on: channels, defaults: defaults)
     if case .finished(let summary) = result { sumUp(summary, service: announcer.speechService) }
     return result
   }
@@ -135,9 +145,10 @@ struct AnnounceRun {
       // A blank one would not have been spoken either.
       guard announcement.isSSML || SpeakableText.hasSpeech(text) else { continue }
       let id = AnnouncementID(index + 1)
-      recorder.queued(announcement, as: id)
-      recorder.record(
-        AnnouncerEvent(announcement: id, text: text, attempt: 0, time: .zero, kind: .gaveUp(reason)))
+      recorder.queued(announcement.asSpoken, as: id)
+      recorder.reported(
+        SpeechReport(
+          AnnouncerEvent(announcement: id, text: text, attempt: 0, time: .zero, kind: .gaveUp(reason))))
     }
   }
 
@@ -150,7 +161,7 @@ struct AnnounceRun {
       // The words, never SSML's markup, as a flash shows them; a blank one would not
       // have been shown either.
       let ssml = request.defaults.isSSML
-      let shown = HistoryWords.shown(ssml ? text : Announcement(text).asSpoken.text, ssml: ssml)
+      let shown = ShownText.oneLine(ssml ? text : Announcement(text).asSpoken.text, ssml: ssml)
       guard SpeakableText.hasSpeech(shown) else { continue }
       let id = AnnouncementID(index + 1)
       recorder.queued(Announcement(shown), as: id)
@@ -172,32 +183,32 @@ struct AnnounceRun {
     }
   }
 
-  /// Feeds every input line to `announcer` until the input ends, or until a signal
-  /// cancels our speech; the ``RunDriver`` decides which comes first.
-  private func speak(
-    with announcer: Announcer, catalog: VoiceCatalog?, defaults: Announcement, braille: BrailleFlasher?
-  ) async -> RunResult {
+  /// Delivers every input line on `channels` until the input ends, or until a signal
+  /// stops them; the ``RunDriver`` decides which comes first.
+  private func deliver(on channels: [any DeliveryChannel], defaults: Announcement) async -> RunResult {
     if request.readsStandardInput && isatty(0) == 1 {
       terminal.error(
         localized("Reading announcements from the terminal, one per line; press Control-D to finish."))
     }
-    let sinks = sinks()
-    // The display follows the speech's queue as one more sink (`--braille`).
-    let channel = braille.map { BrailleChannel(flasher: $0, sinks: sinks, terminal: terminal) }
-    let session = AnnounceSession(
-      announcer: announcer, plan: request.plan, defaults: defaults, catalog: catalog,
-      sinks: sinks + (channel.map { [$0] } ?? []), terminal: terminal)
+    let loop = DeliveryLoop(
+      plan: request.plan, channels: channels, sinks: sinks(), terminal: terminal, defaults: defaults)
     let lines = inputLines()
     let format: InputOptions.Format =
       if case .standardInput(let format) = request.input { format } else { .lines }
-    let ssml = request.defaults.isSSML
-    let channels: [any StoppableChannel] = [session] + (channel.map { [$0] } ?? [])
-    return await RunDriver(signals: signals).run(channels: channels) {
-      let summary = await session.run(lines, format: format, ssml: ssml)
-      // With speech, the braille never changes the status: only that the display is given back.
-      await channel?.finish()
-      return summary
+    return await RunDriver(signals: signals).run(channels: channels.map { $0 as any StoppableChannel }) {
+      await loop.run(lines, format: format)
     }
+  }
+
+  /// The display's channel: beside other channels, each flash is held until they are
+  /// done with its item; alone, flood control and `--timeout` bound the flashes.
+  private func brailleChannel(_ flasher: BrailleFlasher?) -> BrailleChannel? {
+    guard let flasher else { return nil }
+    let alone = request.plan.channels == [.braille]
+    return BrailleChannel(
+      flasher: flasher, terminal: terminal, followsOthers: !alone, limit: alone ? request.braille.limit : nil,
+      floodControl: alone
+        ? (maxWaiting: request.maxQueue, wording: SpokenLanguage(for: request).floodSummary) : nil)
   }
 
   /// Where events go: the JSON stream and the verbose lines, as asked, and the history

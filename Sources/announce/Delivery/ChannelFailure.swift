@@ -32,4 +32,12 @@ enum ChannelFailure: Hashable, Sendable {
     case .braille(let failure): failure == .skipped
     }
   }
+
+  /// Whether the run cancelled it, for a signal.
+  var wasCancelled: Bool {
+    switch self {
+    case .speech(let reason): reason == .cancelled
+    case .braille(let failure): failure == .cancelled
+    }
+  }
 }

@@ -63,7 +63,7 @@ struct History: Sendable {
 
   /// The keys of the announcements that were heard, first or on a replay.
   var heardKeys: Set<String> {
-    Set(records.lazy.filter { $0.decides && $0.wasHeard }.compactMap(\.announcementKey))
+    Set(records.lazy.filter { $0.decides && $0.wasDelivered }.compactMap(\.announcementKey))
   }
 
   /// The announcements missed and not heard since, oldest first: the original records
@@ -73,7 +73,7 @@ struct History: Sendable {
     let heard = heardKeys
     var seen: Set<String> = []
     return outcomes.filter { record in
-      guard record.decides, record.replays == nil, !record.wasHeard, let key = record.key,
+      guard record.decides, record.replays == nil, !record.wasDelivered, let key = record.key,
         !heard.contains(key)
       else {
         return false

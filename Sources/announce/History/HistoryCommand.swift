@@ -160,55 +160,22 @@ enum HistoryWords {
   }
 
   /// "heard", "not heard (interrupted)", "heard on replay"; for braille's records,
-  /// "shown on the braille display", "not shown (no braille display)".
+  /// "shown on the braille display", "not shown (no braille display)": the words of the
+  /// record's channel (speech's for a channel this version does not know).
   static func outcome(of record: HistoryRecord) -> String {
+    let channel = record.channel ?? .speech
     let replayed = record.replays != nil
-    if record.isFlash {
-      if record.wasHeard {
-        return replayed
-          ? localized("shown on the braille display on replay") : localized("shown on the braille display")
-      }
-      return (replayed ? localized("not shown on replay ({reason})") : localized("not shown ({reason})"))
-        .replacingBytes(of: "{reason}", with: reason(record.reason ?? "", braille: true))
-    }
-    if record.wasHeard { return replayed ? localized("heard on replay") : localized("heard") }
-    return (replayed ? localized("not heard on replay ({reason})") : localized("not heard ({reason})"))
-      .replacingBytes(of: "{reason}", with: reason(record.reason ?? ""))
+    if record.wasDelivered { return channel.deliveredWords(onReplay: replayed) }
+    return channel.notDeliveredWords(onReplay: replayed).replacingBytes(
+      of: "{reason}", with: reason(record.reason ?? "", on: channel))
   }
 
-  /// A reason of the log in a few words: one of speech's, or with `braille`, one of braille's.
-  static func reason(_ name: String, braille: Bool = false) -> String {
-    let known =
-      braille ? BrailleFailure(rawValue: name)?.inAFewWords : GiveUpReason(rawValue: name)?.printedInAFewWords
+  /// A reason of the log in a few words, one of `channel`'s.
+  static func reason(_ name: String, on channel: Channel = .speech) -> String {
     // A reason this version does not know, perhaps forged: shown as any text is, on one line.
-    return known ?? (name.isEmpty ? localized("unknown reason") : shown(name, ssml: false))
+    channel.reasonInAFewWords(name) ?? (name.isEmpty ? localized("unknown reason") : shown(name, ssml: false))
   }
 
   /// `text` on one line, and an SSML document as the words it speaks.
-  static func shown(_ text: String, ssml: Bool) -> String {
-    var plain = text
-    if ssml {
-      var words = ""
-      var inTag = false
-      for character in text {
-        if character == "<" {
-          inTag = true
-        } else if character == ">" {
-          inTag = false
-        } else if !inTag {
-          words.append(character)
-        }
-      }
-      plain =
-        words.replacingBytes(of: "&lt;", with: "<").replacingBytes(of: "&gt;", with: ">")
-        .replacingBytes(of: "&quot;", with: "\"").replacingBytes(of: "&apos;", with: "'")
-        .replacingBytes(of: "&amp;", with: "&")
-    }
-    // One line each, and nothing a terminal would take for a command.
-    let flat = plain.unicodeScalars.map { scalar -> String in
-      scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
-        ? " " : String(scalar)
-    }
-    return flat.joined().split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-  }
+  static func shown(_ text: String, ssml: Bool) -> String { ShownText.oneLine(text, ssml: ssml) }
 }

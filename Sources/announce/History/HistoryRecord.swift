@@ -10,7 +10,14 @@ import Glibc
 /// spoke again; and the field of each setting in ``Settings/recorded`` that was set,
 /// such as `priority`, `rate` or `voice` (the priority always). A `replay` line, written
 /// before a replay speaks, lists in `keys` the announcements it claims, so that a second
-/// replay leaves them alone. Fields this type does not know are ignored, and a line that
+/// replay leaves them alone.
+///
+/// Each outcome names its `channel` (`speech`, `braille`), says whether that channel
+/// was `required` to deliver the announcement, and whether it was `delivered` there, so
+/// that the readers read any channel's records alike. Records written before these
+/// fields (0.3.0 and the builds after it) are read as they were: `spoken` and `gave-up`
+/// are speech's and required; `shown` and `not-shown` are braille's, required unless
+/// `withSpeech` says speech went with them. Fields this type does not know are ignored, and a line that
 /// is not such an object is skipped, so that older and damaged logs are still read.
 struct HistoryRecord: Decodable, Sendable, Equatable {
   var event: String
@@ -21,9 +28,15 @@ struct HistoryRecord: Decodable, Sendable, Equatable {
   var key: String?
   var replays: String?
   var keys: [String]?
-  /// A braille record's `withSpeech`: its flash went with speech, whose own record says
-  /// whether the announcement was delivered.
+  /// A braille record's `withSpeech`, in records older than `required`: its flash went
+  /// with speech, whose own record says whether the announcement was delivered.
   var withSpeech: Bool?
+  /// The channel's name, as the record gives it; `nil` in an older record.
+  var channelName: String?
+  /// Whether its channel had to deliver the announcement; `nil` in an older record.
+  var required: Bool?
+  /// Whether its channel delivered the announcement; `nil` in an older record.
+  var delivered: Bool?
   /// The recorded settings' values as the log holds them, by their record key; each is
   /// of its setting's kind, in range or not.
   var settings: [String: JSONValue] = [:]
@@ -47,6 +60,9 @@ struct HistoryRecord: Decodable, Sendable, Equatable {
     replays = try field("replays")
     keys = try field("keys")
     withSpeech = try field("withSpeech")
+    channelName = try field("channel")
+    required = try field("required")
+    delivered = try field("delivered")
     for setting in Settings.recorded {
       guard let name = setting.recordKey, let value: JSONValue = try field(name), value != .null else {
         continue
@@ -74,21 +90,28 @@ struct HistoryRecord: Decodable, Sendable, Equatable {
     try? JSONDecoder().decode(HistoryRecord.self, from: Data(line.utf8))
   }
 
-  /// Whether it is the outcome of an announcement on one channel: speech's `spoken` or
-  /// `gave-up`, or braille's `shown` or `not-shown`.
-  var isOutcome: Bool { Self.outcomeEvents.contains(event) && text != nil }
-  /// The events of outcomes.
-  static let outcomeEvents: Set<String> = [
-    "spoken", "gave-up", FlashReport.shownEvent, FlashReport.notShownEvent,
-  ]
-  /// Whether it is braille's outcome: a flash, `shown` or `not-shown`.
-  var isFlash: Bool { event == FlashReport.shownEvent || event == FlashReport.notShownEvent }
-  /// Whether the announcement was delivered on this record's channel: heard to the end,
-  /// or shown on the braille display for its whole time or acknowledged.
-  var wasHeard: Bool { event == "spoken" || event == FlashReport.shownEvent }
-  /// Whether it says if the announcement was delivered: every outcome but that of a flash
-  /// that went with speech, which is extra (the speech's record decides).
-  var decides: Bool { isOutcome && withSpeech != true }
+  /// Whether it is the outcome of an announcement on one channel: a record that says
+  /// whether its channel delivered it, or an older record of one of ``olderOutcomeEvents``.
+  var isOutcome: Bool { text != nil && (delivered != nil || Self.olderOutcomeEvents.contains(event)) }
+  /// The events of outcomes in records older than `delivered`: speech's, then braille's.
+  static let olderOutcomeEvents: Set<String> = ["spoken", "gave-up", "shown", "not-shown"]
+  /// The events of delivered outcomes in records older than `delivered`.
+  static let olderDeliveredEvents: Set<String> = ["spoken", "shown"]
+  /// The channel it is an outcome on: the one it names, or in an older record, the one
+  /// its event belongs to; `nil` for a channel this version does not know.
+  var channel: Channel? {
+    if let channelName { return Channel(rawValue: channelName) }
+    switch event {
+    case "spoken", "gave-up": return .speech
+    case "shown", "not-shown": return .braille
+    default: return nil
+    }
+  }
+  /// Whether the announcement was delivered on this record's channel.
+  var wasDelivered: Bool { delivered ?? Self.olderDeliveredEvents.contains(event) }
+  /// Whether it says if the announcement was delivered: the outcome of a channel that had
+  /// to deliver it. Another channel's is extra, as a flash beside speech is.
+  var decides: Bool { isOutcome && (required ?? (withSpeech != true)) }
   /// The key of the announcement it is an outcome of: its own, or the one it replays.
   var announcementKey: String? { replays ?? key }
   /// Whether the text is SSML.

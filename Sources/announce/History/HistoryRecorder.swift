@@ -14,23 +14,28 @@ import Synchronization
 final class HistoryRecorder: EventSink {
   private let log: OutcomeLog
   private let replays: String?
+  /// Which channels must deliver, which each record says of its own.
+  private let plan: DeliveryPlan
   /// Where the first failure to write is said; `nil` in the background, where the
   /// parent said it.
   private let terminal: Terminal?
   /// The start of every key of this run: unique among the user's processes.
   private let keyPrefix: String
-  /// The announcements waiting for their outcome, by id, with their text as spoken.
-  private let waiting = Mutex<[AnnouncementID: Announcement]>([:])
+  /// The announcements waiting for their outcome, by id, as spoken, with how many of
+  /// their channels have not ended them yet.
+  private let waiting = Mutex<[AnnouncementID: (announcement: Announcement, channels: Int)]>([:])
   /// Appends the records, on a thread of its own.
   private let writer: HistoryWriter
   /// - Parameters:
   ///   - log: where the outcomes are written.
   ///   - replays: the key of the recorded announcement the run speaks again, which each
   ///     outcome then names in `replays`; `nil` for a run of its own.
+  ///   - plan: the run's channels, and which of them must deliver.
   ///   - terminal: where the first failure to write is said; `nil` when nobody hears it.
-  init(log: OutcomeLog, replays: String? = nil, terminal: Terminal?) {
+  init(log: OutcomeLog, replays: String? = nil, plan: DeliveryPlan = .speech, terminal: Terminal?) {
     self.log = log
     self.replays = replays
+    self.plan = plan
     self.terminal = terminal
     let reported = Atomic(false)
     writer = HistoryWriter(log: log) { [log] failure in
@@ -45,7 +50,13 @@ final class HistoryRecorder: EventSink {
   /// holds the input back while outcomes are being reported.
   static let maxUnreported = 4_096
 
-  /// Keeps `announcement` until its outcome comes.
+  /// Keeps `item` until each of its channels has ended it.
+  func queued(_ item: DeliveryItem) {
+    queued(item.spoken, as: item.id, channels: item.channels.count)
+  }
+
+  /// Keeps `announcement`, already spoken (``Announcement/asSpoken``), until each of its
+  /// `channels` has ended it.
   ///
   /// In a flood the announcer drops lines faster than this recorder is told of it on a
   /// loaded machine, and every outcome not yet reported waits in memory twice, as an
@@ -53,9 +64,9 @@ final class HistoryRecorder: EventSink {
   /// ``maxUnreported`` wait, the reading of input pauses a millisecond at a time, as long
   /// as the outcomes keep coming; a queue that long of announcements still being spoken
   /// (`--max-queue`) makes no outcomes come, and pauses it for one millisecond only.
-  func queued(_ announcement: Announcement, as id: AnnouncementID) {
+  func queued(_ announcement: Announcement, as id: AnnouncementID, channels: Int = 1) {
     var count = waiting.withLock { waiting in
-      waiting[id] = announcement.asSpoken
+      waiting[id] = (announcement, channels)
       return waiting.count
     }
     guard count > Self.maxUnreported else { return }
@@ -70,56 +81,27 @@ final class HistoryRecorder: EventSink {
   /// How many announcements wait here for their outcome. For tests.
   var unreportedCount: Int { waiting.withLock { $0.count } }
 
-  func record(_ event: AnnouncerEvent) { record(event, at: Date(), pid: getpid()) }
+  /// Writes the record of `report` at once, when it ends an announcement: nothing waits
+  /// for the end of the run, or for another channel.
+  func reported(_ report: any ChannelReport) { reported(report, at: Date(), pid: getpid()) }
 
-  /// Writes the record a channel's report makes, such as a braille flash's, at once:
-  /// nothing waits for the end of the run, or for the speech.
-  func reported(_ report: any ChannelReport) { report.record(in: self, at: Date(), pid: getpid()) }
-
-  /// Writes the record of a braille flash, in braille's own words (``FlashReport``),
-  /// stamped with `date` and `pid`.
-  func flashFinished(_ report: FlashReport, at date: Date, pid: Int32) {
-    // With `--braille-only` the flash is the announcement's only outcome; with speech,
-    // the speech's record has taken the announcement already.
-    let queued = report.withSpeech ? nil : waiting.withLock { $0.removeValue(forKey: report.id) }
-    let line = { @Sendable [self] in
-      let announcement = OutcomeLog.bounded(queued ?? Announcement(report.text))
-      var whole = report
-      whole.text = announcement.text
-      return record(EventJSON.line(for: whole), id: report.id, announcement: announcement, at: date, pid: pid)
+  /// Writes the record of `report`, stamped with `date` and `pid`, when it ends an
+  /// announcement on its channel; the one way every channel's outcomes are recorded.
+  func reported(_ report: any ChannelReport, at date: Date, pid: Int32) {
+    guard let ending = report.ending else { return }
+    let queued = waiting.withLock { waiting -> Announcement? in
+      guard var entry = waiting[report.id] else { return nil }
+      entry.channels -= 1
+      waiting[report.id] = entry.channels > 0 ? entry : nil
+      return entry.announcement
     }
-    if report.outcome == .notShown(.skipped) {
-      // A flood: as for the speech's, its records are made on the writer's thread.
+    guard ending.recorded else { return }
+    let line = { @Sendable [self] in recordLine(for: report, queued: queued, at: date, pid: pid) }
+    if ending.outcome?.failure?.wasSkipped == true {
+      // A flood: its records are made on the writer's thread, and only those kept.
       writer.write(dropped: true, line)
     } else {
       write(line())
-    }
-  }
-
-  /// Writes `event`, stamped with `date` and `pid`, if it says how an announcement ended.
-  func record(_ event: AnnouncerEvent, at date: Date, pid: Int32) {
-    switch event.kind {
-    case .merged:
-      // A merged line shares the outcome of the one it joined, which is recorded.
-      _ = waiting.withLock { $0.removeValue(forKey: event.announcement) }
-    case .spoken where event.announcement.rawValue < 0, .gaveUp where event.announcement.rawValue < 0:
-      // Flood control's summary ("12 messages skipped", a negative id) is no
-      // announcement of the user's: the ones it dropped are recorded as missed instead,
-      // and a replay must not say the summary again.
-      return
-    case .spoken, .gaveUp:
-      let announcement = waiting.withLock { $0.removeValue(forKey: event.announcement) }
-      if event.kind == .gaveUp(.dropped) {
-        // A flood: its records are made on the writer's thread, and only those kept.
-        writer.write(dropped: true) {
-          self.line(for: event, announcement: announcement, at: date, pid: pid)
-        }
-        return
-      }
-      write(line(for: event, announcement: announcement, at: date, pid: pid))
-    case .queued, .attempt, .begin, .mark, .interrupted, .waitingForQuiet, .waitingForConnection,
-      .waitingForTurn:
-      return
     }
   }
 
@@ -127,25 +109,19 @@ final class HistoryRecorder: EventSink {
   /// push out those it does: it is not recorded.
   func rejected(line: Int, input: String, reason: String, time: Duration) {}
 
-  /// The log line for the outcome `event` of `announcement`: the event as `--json` has
-  /// it, with the whole text instead of a part's, the record's key, and the settings.
-  func line(for event: AnnouncerEvent, announcement: Announcement?, at date: Date, pid: Int32) -> String {
-    var whole = event
-    let announcement = OutcomeLog.bounded(announcement ?? Announcement(event.text))
-    // An event of a text spoken in parts carries its part; the record keeps the whole.
-    whole.text = announcement.text
-    return record(
-      EventJSON.line(for: whole), id: event.announcement, announcement: announcement, at: date, pid: pid)
-  }
-
-  /// The log line of the event `json` of announcement `id`: with the record's key, and
-  /// the settings of `announcement`.
-  private func record(
-    _ json: String, id: AnnouncementID, announcement: Announcement, at date: Date, pid: Int32
-  ) -> String {
+  /// The log line of `report`'s record, given the announcement the run queued: the
+  /// report as `--json` has it, with the whole text instead of a part's, the record's
+  /// key, its channel, whether that channel had to deliver and whether it did (see
+  /// ``HistoryRecord``), and the settings.
+  func recordLine(for report: any ChannelReport, queued: Announcement?, at date: Date, pid: Int32) -> String {
+    let announcement = OutcomeLog.bounded(report.recorded(queued))
+    let json = report.jsonLine(withText: announcement.text)
     // Cut by its bytes: `dropLast()` on a String walks every character.
     var line = String(decoding: json.utf8.dropLast(), as: UTF8.self)
-    line += ",\"key\":" + EventJSON.quoted(keyPrefix + String(id.rawValue))
+    line += ",\"key\":" + EventJSON.quoted(keyPrefix + String(report.id.rawValue))
+    line += ",\"channel\":\"" + report.channel.rawValue + "\""
+    line += plan.requires(report.channel) ? ",\"required\":true" : ",\"required\":false"
+    line += report.ending?.outcome?.failure == nil ? ",\"delivered\":true" : ",\"delivered\":false"
     if let replays { line += ",\"replays\":" + EventJSON.quoted(replays) }
     line += HistoryRecord.fields(for: announcement)
     return OutcomeLog.stamped(line + "}", at: date, pid: pid)

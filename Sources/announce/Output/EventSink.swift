@@ -4,31 +4,25 @@ import AnnouncerCore
 /// `--json`, the plain lines of `--verbose`, or the history (``HistoryRecorder``).
 ///
 /// Every sink takes the same values, so each one formats them itself and none reads
-/// another's text back.
+/// another's text back; every channel's reports, speech's included, come through the
+/// one ``reported(_:)``.
 protocol EventSink: Sendable {
-  /// Something happened to an announcement.
-  func record(_ event: AnnouncerEvent)
+  /// A channel reports something the moment it is known, such as one of speech's events
+  /// or a braille flash's outcome; the report says how each sink words it.
+  func reported(_ report: any ChannelReport)
   /// Input line `line` could not become an announcement; `time` is since the run started.
   func rejected(line: Int, input: String, reason: String, time: Duration)
-  /// `announcement` was queued as `id`; its events follow.
-  func queued(_ announcement: Announcement, as id: AnnouncementID)
-  /// A channel other than speech reports something, such as a braille flash's outcome,
-  /// the moment it is known; the report says how each sink words it.
-  func reported(_ report: any ChannelReport)
+  /// `item` is about to be delivered on its channels; their reports follow.
+  func queued(_ item: DeliveryItem)
 }
 
 extension EventSink {
-  func queued(_ announcement: Announcement, as id: AnnouncementID) {}
-  func reported(_ report: any ChannelReport) {}
+  func queued(_ item: DeliveryItem) {}
 }
 
 /// `--json`: every event and rejected line as a JSON object on standard output.
 struct JSONEventStream: EventSink {
   let terminal: Terminal
-
-  func record(_ event: AnnouncerEvent) {
-    terminal.standardOutput(EventJSON.line(for: event))
-  }
 
   func rejected(line: Int, input: String, reason: String, time: Duration) {
     terminal.standardOutput(
@@ -44,10 +38,6 @@ struct JSONEventStream: EventSink {
 /// here: the command says so whether verbose or not.
 struct VerboseLines: EventSink {
   let terminal: Terminal
-
-  func record(_ event: AnnouncerEvent) {
-    terminal.error(EventDescription.line(for: event))
-  }
 
   func rejected(line: Int, input: String, reason: String, time: Duration) {}
 

@@ -124,11 +124,11 @@ struct LogLines {
   /// The size of line `index` with its line break.
   func size(_ index: Int) -> Int { ranges[index].count + 1 }
 
-  /// Whether line `index` may be a record of one of `events` (``OutcomeLog/mayBeRecord(_:of:)``).
-  func line(_ index: Int, mayBeRecordOf events: [String]) -> Bool {
+  /// Whether line `index` may be a record that holds one of `marks` (``OutcomeLog/mayBeRecord(_:of:)``).
+  func line(_ index: Int, mayBeRecordOf marks: [String]) -> Bool {
     let range = ranges[index]
     return bytes.withUnsafeBufferPointer { buffer in
-      OutcomeLog.mayBeRecord(UnsafeBufferPointer(rebasing: buffer[range]), of: events)
+      OutcomeLog.mayBeRecord(UnsafeBufferPointer(rebasing: buffer[range]), of: marks)
     }
   }
 

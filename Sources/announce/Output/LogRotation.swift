@@ -255,21 +255,22 @@ extension OutcomeLog {
   /// Tells apart the new files of a process's rotations.
   private static let rotationCounter = Atomic<Int>(0)
 
-  /// The events of the outcomes that say an announcement was delivered, and of those that
-  /// say it was missed.
-  static let heardEvents = ["spoken", FlashReport.shownEvent]
-  static let missedEvents = ["gave-up", FlashReport.notShownEvent]
+  /// The marks of the outcomes that say an announcement was delivered, on any channel,
+  /// and of those that say it was missed: the `delivered` field, with or without a space
+  /// (Python's `json.dumps` writes one after each colon), or in a record older than that
+  /// field, its event's name in quotes (``HistoryRecord/olderOutcomeEvents``).
+  static let heardMarks = ["\"delivered\":true", "\"delivered\": true", "\"spoken\"", "\"shown\""]
+  static let missedMarks = ["\"delivered\":false", "\"delivered\": false", "\"gave-up\"", "\"not-shown\""]
 
-  /// Whether `line` may be a record of one of `events` as the record reader reads it
-  /// (``HistoryRecord/parseKeeping(_:)``, the one definition of a record); false only when
-  /// it certainly is not, so that a rotation parses only the lines that may matter.
+  /// Whether `line` may be a record that holds one of `marks` as the record reader reads
+  /// it (``HistoryRecord/parseKeeping(_:)``, the one definition of a record); false only
+  /// when it certainly is not, so that a rotation parses only the lines that may matter.
   ///
   /// A JSON string holds its text as it is, quotes included, or with an escape, which
-  /// starts with a backslash; so a line that holds neither an event's name in quotes nor a
-  /// backslash is no such record, however its fields are ordered and spaced (Python's
-  /// `json.dumps` writes a space after each colon).
-  static func mayBeRecord(_ line: UnsafeBufferPointer<UInt8>, of events: [String]) -> Bool {
-    holds(line, "\\") || events.contains { holds(line, "\"" + $0 + "\"") }
+  /// starts with a backslash; so a line that holds neither a mark nor a backslash is no
+  /// such record, however its fields are ordered.
+  static func mayBeRecord(_ line: UnsafeBufferPointer<UInt8>, of marks: [String]) -> Bool {
+    holds(line, "\\") || marks.contains { holds(line, $0) }
   }
 
   /// The lines of the older file that a rotation would lose and the history still
@@ -297,10 +298,10 @@ extension OutcomeLog {
 
   /// Adds to `heard` the key of the announcement `line` says was heard, if it says so.
   static func noteHeard(_ line: UnsafeBufferPointer<UInt8>, in heard: inout Set<String>) {
-    guard mayBeRecord(line, of: heardEvents),
+    guard mayBeRecord(line, of: heardMarks),
       let record = HistoryRecord.parseKeeping(String(decoding: line, as: UTF8.self))?.record,
       record.decides,
-      record.wasHeard, let key = record.announcementKey
+      record.wasDelivered, let key = record.announcementKey
     else { return }
     heard.insert(key)
   }
@@ -314,7 +315,7 @@ extension OutcomeLog {
     // Dropped in a flood by what the reader reads, where the bytes did not say so.
     var dropped: Set<Int> = []
     for secondPass in [false, true] {
-      for index in older.ranges.indices.reversed() where older.line(index, mayBeRecordOf: missedEvents) {
+      for index in older.ranges.indices.reversed() where older.line(index, mayBeRecordOf: missedMarks) {
         let saysDropped = older.line(index, holds: "\"dropped\"") || older.line(index, holds: "\"skipped\"")
         guard kept[index] == nil, (saysDropped || dropped.contains(index)) == secondPass else { continue }
         guard size + older.size(index) <= carriedBytes else { break }
@@ -324,7 +325,7 @@ extension OutcomeLog {
           dropped.insert(index)
           continue
         }
-        guard record.replays == nil, record.decides, !record.wasHeard, let key = record.key,
+        guard record.replays == nil, record.decides, !record.wasDelivered, let key = record.key,
           !heard.contains(key),
           keys.insert(key).inserted
         else { continue }
