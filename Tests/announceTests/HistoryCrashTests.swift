@@ -47,14 +47,15 @@ import Testing
     return OutcomeLog(path: log.path, bound: size + 1, lockTimeout: log.lockTimeout)
   }
 
-  /// Makes the `failing`th call of a rotation that renames or links a file fail with `code`
-  /// while `body` runs.
+  /// Makes the `failing`th call of a rotation of `log` that renames or links a file fail
+  /// with `code` while `body` runs.
   static func failing<Value>(
-    call failing: Int, with code: Int32, _ body: () throws -> Value
+    call failing: Int, of log: OutcomeLog, with code: Int32, _ body: () throws -> Value
   ) rethrows -> Value {
     let calls = Mutex(0)
-    OutcomeLog.injectedFault.withLock { fault in
-      fault = { _ in
+    let folder = String(log.path[..<(log.path.lastIndex(of: "/") ?? log.path.endIndex)])
+    OutcomeLog.injectedFaults.withLock { faults in
+      faults[folder] = { _ in
         let call = calls.withLock { calls in
           calls += 1
           return calls
@@ -62,7 +63,7 @@ import Testing
         return call == failing ? code : nil
       }
     }
-    defer { OutcomeLog.injectedFault.withLock { $0 = nil } }
+    defer { _ = OutcomeLog.injectedFaults.withLock { $0.removeValue(forKey: folder) } }
     return try body()
   }
 
@@ -78,7 +79,9 @@ import Testing
       let older = Self.contents(log.olderPath)
       let current = Self.contents(log.path)
       let before = Self.missedKeys(log)
-      let failure = Self.failing(call: call, with: EIO) { writer.failure(appending: Self.missed("new")) }
+      let failure = Self.failing(call: call, of: log, with: EIO) {
+        writer.failure(appending: Self.missed("new"))
+      }
       #expect(failure == .system(EIO))
       #expect(Self.contents(log.olderPath) == older)
       #expect(Self.contents(log.path) == current)

@@ -224,9 +224,10 @@ extension OutcomeLog {
   }
 
   /// `rename(2)` or `link(2)`, tried again when a signal interrupts it, unless a test makes
-  /// it fail (``injectedFault``).
+  /// it fail (``injectedFaults``).
   static func changeName(_ call: NameChange, of source: String, to destination: String) -> Int32 {
-    if let failure = injectedFault.withLock({ $0 })?(call.rawValue) {
+    let folder = String(destination[..<(destination.lastIndex(of: "/") ?? destination.endIndex)])
+    if let failure = injectedFaults.withLock({ $0[folder] })?(call.rawValue) {
       errno = failure
       return -1
     }
@@ -247,10 +248,12 @@ extension OutcomeLog {
     }
   }
 
-  /// A call of a rotation that changes which file is where (`rename` or `link`), which a
-  /// test makes fail as a failing disk would: given the call's name, the `errno` it
-  /// fails with, or `nil` to make it.
-  package static let injectedFault = Mutex<(@Sendable (String) -> Int32?)?>(nil)
+  /// The calls of a rotation that change which file is where (`rename` or `link`), which a
+  /// test makes fail as a failing disk would, by the folder of the log: given the call's
+  /// name, the `errno` it fails with, or `nil` to make it. By folder, because the tests run
+  /// in parallel and others rotate logs of their own meanwhile: one fault for the whole
+  /// process failed their rotations too, now and then.
+  package static let injectedFaults = Mutex<[String: @Sendable (_ call: String) -> Int32?]>([:])
 
   /// Tells apart the new files of a process's rotations.
   private static let rotationCounter = Atomic<Int>(0)
