@@ -1,5 +1,5 @@
-import FoundationEssentials
 import AnnouncerCore
+import FoundationEssentials
 
 /// The value of one field of a JSON input line, as much of it as a setting needs: a
 /// list or an object is only known to be one, since no setting takes either.
