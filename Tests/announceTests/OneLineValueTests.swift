@@ -53,8 +53,8 @@ private let testRoot = UnusedPath.folder()
       }
     }
     #expect(
-      SpeechdAddress.unixSocket(path: "/a\nb\r\u{2028}", isUserDefault: false).description
-        == "the unix socket /a\\nb\\r\\u2028")
+      SpeechdAddress.unixSocket(path: "\(testRoot)/a\nb\r\u{2028}", isUserDefault: false).description
+        == "the unix socket \(testRoot)/a\\nb\\r\\u2028")
   }
 
   /// A key with a carriage return, in a rejected line's reason: the fuzz target `json-line`

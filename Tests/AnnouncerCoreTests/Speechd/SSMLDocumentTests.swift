@@ -35,7 +35,7 @@ import Testing
   /// Documents whose root closes where a byte search for the last `</speak>` does not find
   /// it, each with the mark where it belongs. The first is what the fuzz target `ssml` found
   /// (its seed `comment-after-root`): a `</speak>` in a comment after the root took the mark.
-  static let rootsClosedPastMarkup: [(document: String, marked: String)] = [
+  static let rootsClosedPastMarkup: [(String, String)] = [
     (
       "<?xml version=\"1.0\"?>\n<!DOCTYPE speak [<!ENTITY w \"world\">]>\n<speak>Hi &w; <![CDATA[<x>]]></speak><!-- </speak> -->",
       "<?xml version=\"1.0\"?>\n<!DOCTYPE speak [<!ENTITY w \"world\">]>\n<speak>Hi &w; <![CDATA[<x>]]>MARK</speak><!-- </speak> -->"
