@@ -1,9 +1,5 @@
 @testable import announce
 
-// FUZZ-OPT-IN: not in the default run: it finds issue 47's known defect 6 (a record with a
-// space after its colons is missed for the reader and skipped by the carry) at once, and
-// OutcomeLog.swift is another branch's. Run it with `scripts/fuzz carry`.
-
 /// The rotation's carry (``OutcomeLog/carried(older:current:)``) against the reader
 /// (``History/missed``): they must agree on what a missed record is.
 ///

@@ -42,7 +42,8 @@ public func fuzzSSIPReply(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       require(reply.count <= limit, "a reply keeps at most its limit: \(reply.count) of \(limit)")
       if reply.count < limit {
         require(reply.last == UInt8(ascii: "\n"), "a whole reply ends with a line break")
-        let lines = reply.split(separator: UInt8(ascii: "\n"))
+        // Empty lines too: an empty line is no `ddd-` line, so it ends a reply.
+        let lines = reply.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast()
         for line in lines.dropLast() {
           require(isContinuation(line), "only the last line of a reply is not a ddd- line")
         }

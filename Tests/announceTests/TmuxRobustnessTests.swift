@@ -28,4 +28,18 @@ import Testing
     #expect(limit.admits("k", now: 99_940, interval: 3600))
     #expect(!limit.admits("k", now: 99_941, interval: 3600))
   }
+
+  /// A combining mark or joiner after a control character belongs to no letter; joined
+  /// after the space that took the control character's place, it made that space a
+  /// character of its own, which the next reading took for white space and dropped, so a
+  /// name was not spoken as it read. The fuzz target `tmux-alert` found it (its seed
+  /// `orphan-mark`).
+  @Test func aMarkLeftAloneByAControlCharacterIsLeftOut() {
+    for orphan in ["\u{032C}", "\u{200D}", "\u{0301}\u{0301}"] {
+      let spoken = TmuxAlertSentence.spoken("build\u{08}\(orphan)done")
+      #expect(spoken == "build done", "\(orphan.unicodeScalars.map { $0.value })")
+      #expect(TmuxAlertSentence.spoken(spoken) == spoken)
+    }
+    #expect(TmuxAlertSentence.spoken("caf\u{0065}\u{0301} ok") == "caf\u{0065}\u{0301} ok")
+  }
 }

@@ -42,7 +42,8 @@ final class SSIPConversation {
     return Glibc.send(socket, line, line.utf8.count, Int32(MSG_NOSIGNAL)) == line.utf8.count
   }
 
-  /// Reads one reply, until `deadline`, keeping at most `limit` bytes.
+  /// Reads one reply, until `deadline`, keeping at most `limit` bytes; the bytes past
+  /// them are the start of the next read.
   ///
   /// With `silence`, every arrival of bytes moves the deadline to `silence` after it: a long
   /// reply that keeps coming is read whole, and a peer that stops in the middle of one (a
@@ -57,15 +58,20 @@ final class SSIPConversation {
     var buffer = [UInt8](repeating: 0, count: 65_536)
     var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
     while true {
-      // Whole lines so far: a `ddd-` line continues the reply; anything else ends it.
-      while let end = reply[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
+      // Whole lines so far, within the limit: a `ddd-` line continues the reply; anything
+      // else ends it. Bytes kept from the last read may reach past a smaller limit.
+      while let end = reply[lineStart..<min(reply.count, limit)].firstIndex(of: UInt8(ascii: "\n")) {
         if !Self.continues(reply[lineStart...end]) {
           unread = Array(reply[(end + 1)...])
           return .lines(Array(reply[...end]))
         }
         lineStart = end + 1
       }
-      if reply.count >= limit { return .lines(Array(reply.prefix(limit))) }
+      if reply.count >= limit {
+        // The rest is the next read's, as it would be had the limit stopped the reading.
+        unread = Array(reply[limit...])
+        return .lines(Array(reply[..<limit]))
+      }
       let left = ContinuousClock.now.duration(to: deadline)
       guard left > .zero else { return .silence }
       // Rounded up, so that silence is waited for at least as long as asked.

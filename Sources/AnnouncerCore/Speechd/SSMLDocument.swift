@@ -33,19 +33,25 @@ enum SSMLDocument {
     return document + markElement(mark) + "</speak>"
   }
 
-  /// The user's own SSML document with `mark` added just before its closing `</speak>`.
+  /// The user's own SSML document with `mark` added where its root closes: just before its
+  /// end tag, or in place of the `/>` of an empty `<speak/>`.
   ///
-  /// The caller has checked that `document` is well-formed and has a `speak` root.
+  /// The caller has checked that `document` is well-formed and has a `speak` root
+  /// (``SSMLValidator``), so ``XMLRootClose`` can read where the root closes.
   static func speaking(ssml document: String, finalMark mark: String) -> String {
-    // Searched as bytes: a "prepend" character such as U+0600 joins the `<` after it into
+    // Read as bytes: a "prepend" character such as U+0600 joins the `<` after it into
     // one Character, so a Character-wise search would miss the closing tag.
     let bytes = Array(document.utf8)
-    guard let close = bytes.ranges(of: Array("</speak>".utf8)).last else {
+    let element = Array(markElement(mark).utf8)
+    switch XMLRootClose.find(in: bytes) {
+    case .endTag(let start):
+      return String(decoding: bytes[..<start] + element + bytes[start...], as: UTF8.self)
+    case .emptyElement(let slash):
+      let closed = Array(">".utf8) + element + Array("</speak>".utf8)
+      return String(decoding: bytes[..<slash] + closed + bytes[(slash + 2)...], as: UTF8.self)
+    case nil:
       return "<speak>\(document)\(markElement(mark))</speak>"
     }
-    return String(
-      decoding: bytes[..<close.lowerBound] + Array(markElement(mark).utf8) + bytes[close.lowerBound...],
-      as: UTF8.self)
   }
 
   /// A message that says nothing at all: an empty SSML document.

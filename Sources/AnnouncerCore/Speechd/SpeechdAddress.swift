@@ -78,11 +78,12 @@ public enum SpeechdAddress: Sendable, Equatable, CustomStringConvertible {
     return false
   }
 
-  /// Reads like "the unix socket /run/user/1000/speech-dispatcher/speechd.sock".
+  /// Reads like "the unix socket /run/user/1000/speech-dispatcher/speechd.sock", on one
+  /// line: a line break in the path or host is written as its escape (``OneLine``).
   public var description: String {
     switch self {
-    case .unixSocket(let path, _): "the unix socket \(path)"
-    case .inetSocket(let host, let port): "\(host) port \(port)"
+    case .unixSocket(let path, _): "the unix socket \(OneLine.escaped(path))"
+    case .inetSocket(let host, let port): "\(OneLine.escaped(host)) port \(port)"
     }
   }
 
@@ -152,10 +153,13 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
   /// One sentence that names the cause and the fix, where `howToForward` says how a person
   /// forwards speech-dispatcher over SSH, for the end of a sentence; the library knows no
   /// command line, so its caller says.
+  ///
+  /// The sentence is one line, whatever the address and paths hold: `--json` and the
+  /// outcome log keep it as one, and a screen reader reads each line aloud.
   public func sentence(forwardingWith howToForward: String) -> String {
     switch self {
     case .invalidAddress(let text, let source):
-      "\(source) \"\(text)\" is not a speech-dispatcher address; "
+      "\(source) \"\(OneLine.escaped(text))\" is not a speech-dispatcher address; "
         + "use unix_socket:PATH or inet_socket:HOST:PORT."
     case .unreachable(let address, let detail):
       "announce could not reach speech-dispatcher at \(address): \(Self.reason(in: detail)); "
@@ -176,19 +180,19 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
         + "longer than \(Self.seconds(bound)); check the name servers in /etc/resolv.conf, or write the "
         + "host's IP address in the address or SPEECHD_ADDRESS."
     case .forwardHung(let path, let acceptsConnections):
-      "announce found a speech-dispatcher socket forwarded over SSH at \(path), but "
+      "announce found a speech-dispatcher socket forwarded over SSH at \(OneLine.escaped(path)), but "
         + (acceptsConnections
           ? "nothing answers through it, so the SSH session behind it, or speech-dispatcher on your "
             + "own machine, is stopped or hung"
           : "it does not accept connections, so the SSH session behind it is stopped or hung")
         + "; end that session and log in again with \(howToForward), or set SPEECHD_ADDRESS."
     case .staleForward(let path, let removed):
-      "announce found a speech-dispatcher socket forwarded over SSH at \(path), but nothing answers "
+      "announce found a speech-dispatcher socket forwarded over SSH at \(OneLine.escaped(path)), but nothing answers "
         + "there because the SSH session that forwarded it has ended"
         + (removed ? " (announce removed it)" : "")
         + "; log in again with \(howToForward), or set SPEECHD_ADDRESS."
     case .nothingForwarded(let forwardedPath, let local, let detail):
-      "announce found no speech-dispatcher socket forwarded over SSH at \(forwardedPath) and could not "
+      "announce found no speech-dispatcher socket forwarded over SSH at \(OneLine.escaped(forwardedPath)) and could not "
         + "reach speech-dispatcher at \(local): \(Self.reason(in: detail)); forward the one on your own "
         + "machine with \(howToForward), or start speech-dispatcher here."
     }
@@ -203,7 +207,7 @@ public enum SpeechdConnectError: Error, Sendable, Equatable, CustomStringConvert
 
   /// The cause in libspeechd's "Can't connect to … : REASON. Autospawn: …" text, in lower case.
   static func reason(in detail: String) -> String {
-    var text = plain(detail)
+    var text = OneLine.escaped(plain(detail))
     var spawnFailure: String?
     if let autospawn = text.firstRange(of: ". Autospawn: ") {
       let report = String(text[autospawn.upperBound...])

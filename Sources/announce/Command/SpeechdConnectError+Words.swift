@@ -19,7 +19,7 @@ extension SpeechdConnectError {
       // TRANSLATORS: {source} is SPEECHD_ADDRESS or an option such as --address.
       return localized(
         "{source} \"{text}\" is not a speech-dispatcher address; use unix_socket:PATH or inet_socket:HOST:PORT.",
-        ["source": source, "text": text])
+        ["source": source, "text": OneLine.escaped(text)])
     case .unreachable(let address, _) where address.isUserDefault:
       return localized(
         "announce could not reach speech-dispatcher at {address}: {reason}; install the speech-dispatcher package or start speech-dispatcher, then try again.",
@@ -51,23 +51,26 @@ extension SpeechdConnectError {
     case .forwardHung(let path, acceptsConnections: true):
       return localized(
         "announce found a speech-dispatcher socket forwarded over SSH at {path}, but nothing answers through it, so the SSH session behind it, or speech-dispatcher on your own machine, is stopped or hung; end that session and log in again with {forward}, or set SPEECHD_ADDRESS.",
-        ["path": path, "forward": forward])
+        ["path": OneLine.escaped(path), "forward": forward])
     case .forwardHung(let path, acceptsConnections: false):
       return localized(
         "announce found a speech-dispatcher socket forwarded over SSH at {path}, but it does not accept connections, so the SSH session behind it is stopped or hung; end that session and log in again with {forward}, or set SPEECHD_ADDRESS.",
-        ["path": path, "forward": forward])
+        ["path": OneLine.escaped(path), "forward": forward])
     case .staleForward(let path, removed: true):
       return localized(
         "announce found a speech-dispatcher socket forwarded over SSH at {path}, but nothing answers there because the SSH session that forwarded it has ended (announce removed it); log in again with {forward}, or set SPEECHD_ADDRESS.",
-        ["path": path, "forward": forward])
+        ["path": OneLine.escaped(path), "forward": forward])
     case .staleForward(let path, removed: false):
       return localized(
         "announce found a speech-dispatcher socket forwarded over SSH at {path}, but nothing answers there because the SSH session that forwarded it has ended; log in again with {forward}, or set SPEECHD_ADDRESS.",
-        ["path": path, "forward": forward])
+        ["path": OneLine.escaped(path), "forward": forward])
     case .nothingForwarded(let forwardedPath, let local, _):
       return localized(
         "announce found no speech-dispatcher socket forwarded over SSH at {path} and could not reach speech-dispatcher at {address}: {reason}; forward the one on your own machine with {forward}, or start speech-dispatcher here.",
-        ["path": forwardedPath, "address": AddressCheck.printed(local), "reason": reason, "forward": forward])
+        [
+          "path": OneLine.escaped(forwardedPath), "address": AddressCheck.printed(local), "reason": reason,
+          "forward": forward,
+        ])
     }
   }
 

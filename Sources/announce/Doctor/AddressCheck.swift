@@ -68,12 +68,12 @@ struct AddressCheck {
       address: address, isForwarded: forwarded)
   }
 
-  /// The address as the printed line names it, in the language of the locale.
+  /// The address as the printed line names it, in the language of the locale, on one line.
   static func printed(_ address: SpeechdAddress) -> String {
     switch address {
-    case .unixSocket(let path, _): localized("the unix socket {path}", ["path": path])
+    case .unixSocket(let path, _): localized("the unix socket {path}", ["path": OneLine.escaped(path)])
     case .inetSocket(let host, let port):
-      localized("{host} port {port}", ["host": host, "port": String(port)])
+      localized("{host} port {port}", ["host": OneLine.escaped(host), "port": String(port)])
     }
   }
 

@@ -61,8 +61,11 @@ struct HistoryCommand: ParsableCommand {
 
   func run() throws {
     let log = OutcomeLog.forUser()
-    let lines = log.lines()
-    if lines.isEmpty, let problem = log.readProblem() {
+    let snapshot = log.snapshot()
+    let lines = snapshot.lines
+    if let problem = snapshot.failure.map({ Self.unread(log.path, stoppedBy: $0) })
+      ?? (lines.isEmpty ? log.readProblem() : nil)
+    {
       Terminal(quiet: false).error(problem)
       throw ExitCode(ExitStatus.of(.failed(.notDelivered(problem))))
     }
@@ -95,6 +98,14 @@ struct HistoryCommand: ParsableCommand {
     for (line, record) in chosen {
       terminal.standardOutput(json ? line : HistoryWords.line(for: record, now: now))
     }
+  }
+
+  /// The one sentence when the system stopped a read of the log at `path` with `code`:
+  /// the history is not shown, as what it would list or call missed lacks the rest.
+  static func unread(_ path: String, stoppedBy code: Int32) -> String {
+    localized(
+      "The outcome log {path} could not be read to its end ({reason}), so the history cannot be shown; check the disk it is on, then try again.",
+      ["path": path, "reason": SystemReason.printed(code)])
   }
 
   /// The one sentence when `count` values of the log had the wrong type.

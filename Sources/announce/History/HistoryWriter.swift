@@ -32,8 +32,14 @@ final class HistoryWriter: Sendable {
 
   private let log: OutcomeLog
   private let state = Mutex(State())
-  /// Called, on the writing thread, with the reason each time records are left out.
+  /// Called, on the writing thread, with the reason the first time that this process
+  /// leaves records of this log out.
   private let failed: @Sendable (OutcomeLog.WriteFailure) -> Void
+
+  /// The logs that this process has failed to write already. A replay speaks each
+  /// announcement in a run of its own, with a writer of its own, and said the log's failure
+  /// once for each (history-harness faults: three lines for a replay of three).
+  private static let failedLogs = Mutex<Set<String>>([])
 
   init(log: OutcomeLog, failed: @escaping @Sendable (OutcomeLog.WriteFailure) -> Void) {
     self.log = log
@@ -91,7 +97,11 @@ final class HistoryWriter: Sendable {
       }
       guard let batch else { break }
       let lines = batch.map { $0() }
-      if let failure = log.failure(appendingAll: lines) { failed(failure) }
+      if let failure = log.failure(appendingAll: lines),
+        Self.failedLogs.withLock({ $0.insert(log.path).inserted })
+      {
+        failed(failure)
+      }
     }
     let (continuations, semaphores) = state.withLock { state in
       // Only while nothing new came in meanwhile; a new writing thread wakes them otherwise.

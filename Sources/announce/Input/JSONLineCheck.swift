@@ -26,9 +26,11 @@ enum JSONLineCheck {
     }
   }
 
-  /// A key as a reason quotes it: its first 40 characters. A key of a megabyte was
-  /// quoted whole, and every rejected line's reason was kept for the log (issue #46).
-  static func shown(_ key: String) -> String { EventDescription.shortened(key, to: 40) }
+  /// A key as a reason quotes it, between quotes: its first 40 characters, as JSON writes
+  /// them. A key of a megabyte was quoted whole, and every rejected line's reason was kept
+  /// for the log (issue #46); a carriage return in a key made the reason two lines (the fuzz
+  /// target `json-line` found it).
+  static func shown(_ key: String) -> String { JSONValue.escaped(key) }
 
   private struct Scanner {
     let bytes: UnsafeBufferPointer<UInt8>
@@ -94,7 +96,7 @@ enum JSONLineCheck {
               return LineError(
                 localized(
                   "it has the key {key} twice, so its value is ambiguous; give each key once",
-                  ["key": JSONValue.quoted(JSONLineCheck.shown(text))]))
+                  ["key": JSONValue.quoted(text)]))
             }
             currentKey = text
             expectsKey = false

@@ -1,3 +1,4 @@
+import AnnouncerCore
 import FoundationEssentials
 
 /// The value of one field of a JSON input line, as much of it as a setting needs: a
@@ -59,9 +60,24 @@ enum JSONValue: Decodable, Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  /// `text` in quotes, cut short when long, so that a message stays one short line.
-  static func quoted(_ text: String) -> String {
-    "\"" + EventDescription.shortened(text, to: 40) + "\""
+  /// `text` in quotes as JSON writes it, cut short when long, so that a message stays one
+  /// short line: a line break in it is written `\n`, as the person wrote it in the line.
+  static func quoted(_ text: String) -> String { "\"" + escaped(text) + "\"" }
+
+  /// `text` as JSON writes it inside quotes (``OneLine``), cut at `limit` characters with
+  /// "…" when longer, and never inside an escape.
+  static func escaped(_ text: String, limit: Int = 40) -> String {
+    var pieces: [String] = []
+    var length = 0
+    for character in text {
+      let piece = OneLine.escaped(String(character), quotesAndBackslashes: true)
+      pieces.append(piece)
+      length += piece.count
+      if length > limit { break }
+    }
+    guard length > limit else { return pieces.joined() }
+    while length > limit - 1, let last = pieces.popLast() { length -= last.count }
+    return pieces.joined() + "…"
   }
 
   /// A number as people write it: `500`, not `500.0`.

@@ -550,6 +550,9 @@ struct OutcomeLog: Sendable {
     var older: FileIdentity?
     /// The current file read and where its read ended; `nil` when there was none.
     var current: ReadPosition?
+    /// The `errno` of a read that the system stopped in either file, whose lines past it
+    /// are missing; `nil` when both were read to their end.
+    var failure: Int32?
     /// The lines of both, oldest first.
     var lines: [String] { olderLines + currentLines }
   }
@@ -567,15 +570,18 @@ struct OutcomeLog: Sendable {
       if let descriptor = Self.openOwnRegularFile(olderPath, flags: O_RDONLY) {
         var status = stat()
         if fstat(descriptor, &status) == 0 { result.older = FileIdentity(status) }
-        result.olderLines = Self.wholeLines(reading: descriptor, from: 0).lines
+        let older = Self.wholeLines(reading: descriptor, from: 0)
+        result.olderLines = older.lines
+        result.failure = older.failure
         close(descriptor)
       }
       reached(.betweenFiles)
       if let descriptor = Self.openOwnRegularFile(path, flags: O_RDONLY) {
         var status = stat()
         let identity = fstat(descriptor, &status) == 0 ? FileIdentity(status) : nil
-        let (lines, offset) = Self.wholeLines(reading: descriptor, from: 0)
+        let (lines, offset, failure) = Self.wholeLines(reading: descriptor, from: 0)
         result.currentLines = lines
+        result.failure = result.failure ?? failure
         result.current = identity.map { ReadPosition(identity: $0, offset: offset) }
         close(descriptor)
       }
@@ -601,22 +607,26 @@ struct OutcomeLog: Sendable {
     return Self.wholeLines(reading: descriptor, from: position.offset).lines
   }
 
-  /// The lines that end in a line break in `descriptor` from byte `start`, and the
-  /// offset just past the last of them.
-  private static func wholeLines(reading descriptor: Int32, from start: Int) -> (lines: [String], end: Int) {
-    guard lseek(descriptor, off_t(start), SEEK_SET) >= 0 else { return ([], start) }
+  /// The lines that end in a line break in `descriptor` from byte `start`, the offset
+  /// just past the last of them, and the `errno` of a read that failed before the end.
+  static func wholeLines(
+    reading descriptor: Int32, from start: Int
+  ) -> (lines: [String], end: Int, failure: Int32?) {
+    guard lseek(descriptor, off_t(start), SEEK_SET) >= 0 else { return ([], start, errno) }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var failure: Int32?
     while true {
       let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count < 0, errno == EINTR { continue }
+      if count < 0 { failure = errno }
       guard count > 0 else { break }
       bytes += buffer[..<count]
     }
     let end = (bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }) ?? 0
     // What follows the last line break is empty, or a line a crash cut, or one being written.
     let lines = bytes[..<end].split(separator: UInt8(ascii: "\n"))
-    return (lines.map { String(decoding: $0, as: UTF8.self) }, start + end)
+    return (lines.map { String(decoding: $0, as: UTF8.self) }, start + end, failure)
   }
 
   /// `announcement` as a record keeps it: a text of over ``maxTextBytes`` is cut at a

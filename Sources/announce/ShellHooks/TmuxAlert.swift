@@ -106,6 +106,12 @@ enum TmuxAlertSentence {
   static func spoken(_ name: String) -> String {
     let words = name.split {
       $0.isWhitespace || $0.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }.compactMap { word -> Substring? in
+      // A combining mark or joiner that followed a control character belongs to no letter:
+      // after the space it would join the space, which the next reading of the name takes
+      // for white space, so the name would change each time it is spoken.
+      let kept = word.drop { (" " + String($0)).count == 1 }
+      return kept.isEmpty ? nil : kept
     }
     var text = words.joined(separator: " ")
     if text.count > maxNameCharacters {

@@ -80,6 +80,21 @@ private let testRoot = UnusedPath.folder()
         == .lines(Array(String(repeating: "249-x\r\n", count: 3).utf8.prefix(20))))
   }
 
+  /// Found by the fuzz target `ssip-reply` (its seed `smaller-limit`): bytes read past one
+  /// reply and kept for the next were returned whole past a smaller limit, or cut at it and
+  /// dropped.
+  @Test func bytesKeptPastAReplyAreHeldToTheNextLimitAndNoneIsLost() throws {
+    let (conversation, peer) = try pair()
+    write("208 OK ONE\r\n208 OK TWO\r\n208 OK THREE\r\n249-abcdefgh", to: peer)
+    close(peer)
+    #expect(conversation.readReply(until: soon) == .lines(Array("208 OK ONE\r\n".utf8)))
+    #expect(conversation.readReply(until: soon, limit: 5) == .lines(Array("208 O".utf8)))
+    #expect(conversation.readReply(until: soon) == .lines(Array("K TWO\r\n".utf8)))
+    #expect(conversation.readReply(until: soon) == .lines(Array("208 OK THREE\r\n".utf8)))
+    #expect(conversation.readReply(until: soon, limit: 6) == .lines(Array("249-ab".utf8)))
+    #expect(conversation.readReply(until: soon) == .closed(Array("cdefgh".utf8)))
+  }
+
   @Test func successIsATwoHundredCodeFollowedByASpaceOrDash() {
     #expect(SSIPConversation.isSuccess(Array("208 OK CLIENT NAME SET\r\n".utf8)))
     #expect(SSIPConversation.isSuccess(Array("249-Afrikaans\taf\tnone\r\n".utf8)))
