@@ -45,10 +45,13 @@ enum SSMLDocument {
     let element = Array(markElement(mark).utf8)
     switch XMLRootClose.find(in: bytes) {
     case .endTag(let start):
-      return String(decoding: bytes[..<start] + element + bytes[start...], as: UTF8.self)
+      // One array at a time: Swift 6.0.3 cannot type a slice + array + slice sum.
+      let spliced: [UInt8] = Array(bytes[..<start]) + element + Array(bytes[start...])
+      return String(decoding: spliced, as: UTF8.self)
     case .emptyElement(let slash):
       let closed = Array(">".utf8) + element + Array("</speak>".utf8)
-      return String(decoding: bytes[..<slash] + closed + bytes[(slash + 2)...], as: UTF8.self)
+      let spliced: [UInt8] = Array(bytes[..<slash]) + closed + Array(bytes[(slash + 2)...])
+      return String(decoding: spliced, as: UTF8.self)
     case nil:
       return "<speak>\(document)\(markElement(mark))</speak>"
     }
