@@ -5,7 +5,7 @@ import AnnouncerTesting
 /// The command's contract that needs no speech: usage errors, the man page, an unreachable daemon.
 @Suite struct CommandTests {
   func announce(_ arguments: [String], environment: [String: String] = [:]) throws -> Command.Result {
-    var merged = ProcessInfo.processInfo.environment
+    var merged = ProcessInfo.processInfo.environment.merging(Command.privateHome()) { _, own in own }
     merged.merge(environment) { _, new in new }
     return try Command.run(Command.announce, arguments, environment: merged)
   }
@@ -210,7 +210,7 @@ extension CommandTests {
 /// Which words choose a subcommand, as the spawned binary sees them.
 @Suite struct SubcommandDispatchTests {
   func announce(_ arguments: [String]) throws -> Command.Result {
-    var environment = ProcessInfo.processInfo.environment
+    var environment = ProcessInfo.processInfo.environment.merging(Command.privateHome()) { _, own in own }
     environment["SPEECHD_ADDRESS"] = "unix_socket:" + UnusedPath.file("dispatch.sock")
     return try Command.run(Command.announce, arguments, environment: environment)
   }

@@ -39,7 +39,7 @@ import AnnouncerTesting
     }
     defer { if ends[1] >= 0 { close(ends[1]) } }
     let spawn = ChildSignals()
-    var environment = ProcessInfo.processInfo.environment
+    var environment = ProcessInfo.processInfo.environment.merging(Command.privateHome()) { _, own in own }
     environment["SPEECHD_ADDRESS"] = "unix_socket:" + UnusedPath.file("announce.sock")
     let argv = ([Command.announce] + arguments).map { strdup($0) } + [nil]
     let environmentList = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

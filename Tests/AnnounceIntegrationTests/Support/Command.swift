@@ -3,6 +3,14 @@ import Synchronization
 
 /// Runs programs for tests: to completion, or in the background while watching their output.
 enum Command {
+  /// A `HOME` and an `XDG_STATE_HOME` of a run's own, in a new folder under the test's
+  /// temporary directory: with the real ones, a run's outcomes went into the outcome log
+  /// of whoever ran the tests, and a sound tool's cookie into their home folder.
+  static func privateHome() -> [String: String] {
+    let home = NSTemporaryDirectory() + "announce-home-\(UUID().uuidString.prefix(8))"
+    return ["HOME": home, "XDG_STATE_HOME": home + "/state"]
+  }
+
   struct Result {
     var status: Int32
     var standardOutput: String
