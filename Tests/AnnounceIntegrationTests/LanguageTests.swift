@@ -183,11 +183,7 @@ extension SpeakingTests {
   func run(_ arguments: [String], locale: String, _ variables: [String: String]) throws -> Command.Result {
     var environment = try TestLanguages.environment(ProcessInfo.processInfo.environment, locale: locale)
       .filter { !$0.key.hasPrefix("ANNOUNCE_") }
-    // A HOME and a state folder of the test's own: with the real ones, the runs' outcomes
-    // went into the log of whoever ran the tests (the clean room found them in the home folder of root).
-    let home = NSTemporaryDirectory() + "announce-language-home-\(UUID().uuidString.prefix(8))"
-    environment["HOME"] = home
-    environment["XDG_STATE_HOME"] = home + "/state"
+    environment.merge(Command.privateHome()) { $1 }
     environment.merge(variables) { $1 }
     return try Command.run(Command.announce, arguments, environment: environment, timeout: 30)
   }
