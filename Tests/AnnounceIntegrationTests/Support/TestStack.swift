@@ -90,6 +90,9 @@ final class TestStack: Sendable {
       return $0.count == 1
     }
     if isFirst { atexit { TestStack.stopAll() } }
+    try FileManager.default.createDirectory(
+      atPath: directory + "/client-home", withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
     let text = try String(contentsOfFile: directory + "/env", encoding: .utf8)
     var environment: [String: String] = [:]
     for line in text.split(separator: "\n") {
@@ -137,6 +140,10 @@ final class TestStack: Sendable {
   func clientEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     for key in ["SPEECHD_ADDRESS", "PULSE_SERVER"] { environment[key] = self.environment[key] }
+    // A HOME of the stack's own: doctor's `pactl info`, like any PulseAudio client with
+    // no XDG_RUNTIME_DIR, writes a cookie and a runtime link under ~/.config/pulse, and
+    // the clean room found them in the real HOME.
+    environment["HOME"] = directory + "/client-home"
     // Every run records its outcomes: in the stack's own folder, never the user's log.
     environment["XDG_STATE_HOME"] = directory + "/state"
     environment.merge(extra) { _, new in new }
