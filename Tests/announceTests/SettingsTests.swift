@@ -79,6 +79,22 @@ import Testing
     }
   }
 
+  /// A variable's value is quoted in a sentence that must stay one line: a carriage return,
+  /// a tab or a line separator in it is written as its escape, whatever the variable.
+  @Test func anInvalidVariableWithControlCharactersIsQuotedOnOneLine() throws {
+    for variable in Settings.all.compactMap(\.variable) {
+      do {
+        _ = try Announce.parse(["x"]).request(environment: [variable: "bad\rvalue\u{2028}\tend"])
+        Issue.record("\(variable) with a carriage return was accepted")
+      } catch {
+        let message = Announce.message(for: error)
+        let breaks = message.unicodeScalars.filter { $0.value < 0x20 || $0.value == 0x2028 }
+        #expect(breaks.isEmpty, "\(variable): \(message.debugDescription)")
+        #expect(message.contains(#"bad\rvalue\u2028\tend"#), "\(message.debugDescription)")
+      }
+    }
+  }
+
   @Test func theHelpShowsEachRangeAndDefaultOnce() {
     let help = Settings.timeout.help.abstract
     #expect(help.hasSuffix("(0 to 86400; default: 3, or ANNOUNCE_TIMEOUT)."), "\(help)")

@@ -216,8 +216,9 @@ struct Setting<Value: Sendable>: Sendable {
     if let given = try checked(given) { return given }
     guard let variable, let text = environment[variable], !text.isEmpty else { return nil }
     guard let value = rule.parse(text), rule.accepts(value) else {
-      // A value of any length is quoted by its start: the log records this line on every hook run.
-      let shown = EventDescription.shortened(text, to: 40)
+      // A value of any length is quoted by its start: the log records this line on every hook
+      // run. Its control characters are written as escapes, so that the line stays one.
+      let shown = OneLine.escaped(EventDescription.shortened(text, to: 40))
       let printed = localized(
         "{variable}={value} is not {rule}; set it to one, such as {example}, or unset it.",
         ["variable": variable, "value": shown, "rule": rule.printedDescription(), "example": example])
