@@ -57,4 +57,29 @@ import Testing
         == "The outcome log \(path) could not be read to its end (Input/output error), so the history cannot be shown; check the disk it is on, then try again."
     )
   }
+
+  /// A replay whose read of the log the system stops chooses nothing: it chose from what
+  /// it had read ("the newest 3 of 5 missed", of 295, in the harness's `replay read #1
+  /// EIO`), and the records past the failed read may be other replays' claims. It claims
+  /// nothing, says so in one line, and a later replay finds every missed one.
+  @Test func aReplayWhoseReadOfTheLogFailsClaimsNothingAndSaysSo() throws {
+    try withLogInFreshDirectory { log, _ in
+      _ = try HistoryCrashTests.fullLog(in: log)
+      let before = HistoryCrashTests.missedKeys(log)
+      let current = HistoryCrashTests.contents(log.path)
+      let claimed = HistoryCrashTests.failing(call: 1, of: log, with: EIO) {
+        History.claim(in: log, last: false, limit: 3)
+      }
+      #expect(throws: History.ClaimFailure.unread(EIO)) { try claimed.get() }
+      #expect(HistoryCrashTests.contents(log.path) == current)
+      let sentence = ReplayCommand.unclaimed(.unread(EIO), log: log)
+      #expect(
+        sentence
+          == "The outcome log \(log.path) could not be read to its end (Input/output error), so replay could not choose what it would speak, and spoke nothing; check the disk it is on, then try again."
+      )
+      // Once the disk reads again, the replay claims from the whole log.
+      let chosen = try History.claim(in: log, last: false).get().1
+      #expect(Set(chosen.compactMap(\.key)) == before)
+    }
+  }
 }

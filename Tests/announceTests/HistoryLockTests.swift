@@ -47,12 +47,8 @@ import AnnouncerTesting
     _ body: () throws -> Value
   ) rethrows -> Value {
     let path = log.path
-    OutcomeLog.unlockedStep.withLock { hook in
-      hook = { step, read in
-        if read == path { action(step) }
-      }
-    }
-    defer { OutcomeLog.unlockedStep.withLock { $0 = nil } }
+    OutcomeLog.unlockedStep.withLock { $0[path] = action }
+    defer { _ = OutcomeLog.unlockedStep.withLock { $0.removeValue(forKey: path) } }
     return try body()
   }
 

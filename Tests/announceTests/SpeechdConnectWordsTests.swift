@@ -129,7 +129,7 @@ private let testRoot = UnusedPath.folder()
     symlink("/dev/null", directory + "/log.jsonl")
     let log = OutcomeLog(path: directory + "/log.jsonl")
     #expect(
-      ReplayCommand.unclaimed(.notOwn, log: log)
+      ReplayCommand.unclaimed(.unwritten(.notOwn), log: log)
         == "The outcome log \(directory)/log.jsonl is not a regular file of yours, so replay could not claim what it would speak, and spoke nothing; remove it."
     )
     #expect(

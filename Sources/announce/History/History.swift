@@ -150,40 +150,49 @@ struct History: Sendable {
   /// the log is read again. So the lock is held for about as long as an append takes,
   /// however long the log, and a read never straddles a rotation. A claim that cannot be
   /// written claims nothing: the replay then speaks nothing, rather than what another
-  /// replay may speak too.
+  /// replay may speak too. So does a log that could not be read to its end: the records
+  /// past the failed read, the newest, may be missed ones or other replays' claims.
   static func claim(
     in log: OutcomeLog, last: Bool, limit: Int = .max
-  ) -> Result<
-    (History, [HistoryRecord]), OutcomeLog.WriteFailure
-  > {
+  ) -> Result<(History, [HistoryRecord]), ClaimFailure> {
     for attempt in 0...OutcomeLog.rotationTries {
       var snapshot = log.snapshot()
+      if let code = snapshot.failure { return .failure(.unread(code)) }
       let read = History(lines: snapshot.lines)
       log.reached(.parsed)
-      let locked = log.whileLocked { () -> Result<(History, [HistoryRecord]), OutcomeLog.WriteFailure>? in
+      let locked = log.whileLocked { () -> Result<(History, [HistoryRecord]), ClaimFailure>? in
         var history = read
         if let newer = log.lines(after: snapshot) {
           history.append(lines: newer)
         } else if attempt == OutcomeLog.rotationTries {
           // Rotations keep coming between: read it all under the lock this once.
           snapshot = log.snapshot()
+          if let code = snapshot.failure { return .failure(.unread(code)) }
           history = History(lines: snapshot.lines)
         } else {
           return nil
         }
         let chosen = history.toReplay(last: last, limit: limit, isRunning: isRunning)
         if !chosen.isEmpty, let failure = log.appendHoldingLock(claimLine(keys: chosen.compactMap(\.key))) {
-          return .failure(failure)
+          return .failure(.unwritten(failure))
         }
         return .success((history, chosen))
       }
       switch locked {
-      case .failure(let failure): return .failure(failure)
+      case .failure(let failure): return .failure(.unwritten(failure))
       case .success(.some(let result)): return result
       case .success(.none): continue
       }
     }
-    return .failure(.busy)
+    return .failure(.unwritten(.busy))
+  }
+
+  /// Why a replay could not claim what it would speak.
+  enum ClaimFailure: Error, Equatable {
+    /// The log could not be read to its end: the system stopped a read with this `errno`.
+    case unread(Int32)
+    /// The claim could not be written.
+    case unwritten(OutcomeLog.WriteFailure)
   }
 }
 

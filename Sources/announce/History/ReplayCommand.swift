@@ -132,7 +132,18 @@ struct ReplayCommand: DeliveringCommand {
   }
 
   /// The one sentence when the replay could not claim what it would speak.
-  static func unclaimed(_ failure: OutcomeLog.WriteFailure, log: OutcomeLog) -> String {
+  static func unclaimed(_ failure: History.ClaimFailure, log: OutcomeLog) -> String {
+    switch failure {
+    case .unread(let code):
+      return localized(
+        "The outcome log {path} could not be read to its end ({reason}), so replay could not choose what it would speak, and spoke nothing; check the disk it is on, then try again.",
+        ["path": log.path, "reason": SystemReason.printed(code)])
+    case .unwritten(let failure): return unwritten(failure, log: log)
+    }
+  }
+
+  /// The one sentence when the replay's claim could not be written.
+  private static func unwritten(_ failure: OutcomeLog.WriteFailure, log: OutcomeLog) -> String {
     switch failure {
     case .busy:
       return localized(

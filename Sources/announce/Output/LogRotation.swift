@@ -248,9 +248,10 @@ extension OutcomeLog {
     }
   }
 
-  /// The calls of a rotation that change which file is where (`rename` or `link`), which a
-  /// test makes fail as a failing disk would, by the folder of the log: given the call's
-  /// name, the `errno` it fails with, or `nil` to make it. By folder, because the tests run
+  /// The calls of a rotation that change which file is where (`rename` or `link`), and the
+  /// reads of ``snapshot()`` (`read`), which a test makes fail as a failing disk would, by
+  /// the folder of the log: given the call's name, the `errno` it fails with, or `nil` to
+  /// make it. By folder, because the tests run
   /// in parallel and others rotate logs of their own meanwhile: one fault for the whole
   /// process failed their rotations too, now and then.
   package static let injectedFaults = Mutex<[String: @Sendable (_ call: String) -> Int32?]>([:])

@@ -504,14 +504,15 @@ struct OutcomeLog: Sendable {
     case parsed
   }
 
-  /// Called at each ``UnlockedStep`` with the path of the log read: tests rotate the log
+  /// Called at each ``UnlockedStep`` of a read of the log at a path: tests rotate the log
   /// or take its lock there, as another process may, to show that a reader is not fooled
-  /// and holds no lock.
-  package static let unlockedStep = Mutex<(@Sendable (UnlockedStep, String) -> Void)?>(nil)
+  /// and holds no lock. By path, because tests that run in parallel set their own: one
+  /// hook for the whole process was taken away by another test's end, now and then.
+  package static let unlockedStep = Mutex<[String: @Sendable (UnlockedStep) -> Void]>([:])
 
-  /// Calls ``unlockedStep``, if a test set it.
+  /// Calls the ``unlockedStep`` of this log's path, if a test set one.
   func reached(_ step: UnlockedStep) {
-    Self.unlockedStep.withLock { $0 }?(step, path)
+    Self.unlockedStep.withLock { $0[path] }?(step)
   }
 
   /// The whole lines of the older log and then of the current one, oldest first. A line
@@ -588,6 +589,10 @@ struct OutcomeLog: Sendable {
       if FileIdentity.of(olderPath) == result.older, FileIdentity.of(path) == result.current?.identity {
         break
       }
+    }
+    // A read that the system stops, as a failing disk does (EIO), made in a test.
+    if let injected = Self.injectedFaults.withLock({ $0[directory] })?("read") {
+      result.failure = result.failure ?? injected
     }
     return result
   }
