@@ -122,4 +122,22 @@ import Testing
     #expect(braille.items.withLock { $0 }.map(\.shown) == ["Saved"])
     #expect(summary.rejectedLines == 1)
   }
+
+  static let failingSpeech: [GiveUpReason] = [.stalled, .notAnswering, .disconnected, .cancelled]
+
+  /// Speech that failed, or that the run cancelled, is told to the other channels as
+  /// failed: a flash held for it gives the display back at once.
+  @Test(arguments: failingSpeech)
+  func speechThatFailedIsToldAsFailed(reason: GiveUpReason) {
+    #expect(PeerEnding(outcome: .speech(.gaveUp(reason))) == .failed)
+  }
+
+  /// Speech that flood control left out is told as skipped, speech cut off for a reason of
+  /// the announcement's own as not delivered, and speech heard as delivered.
+  @Test func theOtherSpeechEndingsAreToldInTheLoopsWords() {
+    #expect(PeerEnding(outcome: .speech(.gaveUp(.dropped))) == .skipped)
+    #expect(PeerEnding(outcome: .speech(.gaveUp(.interruptedOutOfTime))) == .notDelivered)
+    #expect(PeerEnding(outcome: .speech(.spoken(attempts: 1, duration: .seconds(1)))) == .delivered)
+    #expect(PeerEnding(outcome: nil) == .skipped)
+  }
 }

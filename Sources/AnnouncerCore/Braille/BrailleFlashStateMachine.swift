@@ -88,17 +88,18 @@ struct BrailleFlashStateMachine {
   private let limit: Duration?
   private var state = State.notStarted
   /// Whether speech goes with it and has not ended yet.
-  private var speechPending: Bool
+  private var othersPending: Bool
 
   /// A flash of `text`.
   ///
   /// - Parameters:
-  ///   - withSpeech: whether it goes with speech; it is then held until ``speechFinished(_:now:)``.
+  ///   - withSpeech: whether it goes with speech or another channel; it is then held until
+  ///     ``othersFinished(_:now:)``.
   ///   - limit: the longest it may be held once shown; `nil` for no limit.
   init(_ text: String, timing: BrailleTiming, withSpeech: Bool, limit: Duration? = nil) {
     self.text = text
     self.timing = timing
-    self.speechPending = withSpeech
+    self.othersPending = withSpeech
     self.limit = limit
   }
 
@@ -179,21 +180,19 @@ struct BrailleFlashStateMachine {
     return finish(.notShown(failure), release: false)
   }
 
-  /// The speech that goes with this flash has its final outcome.
-  mutating func speechFinished(_ outcome: Outcome, now: Duration) -> [Action] {
-    speechPending = false
-    // Flood control dropped or merged its speech before the flash was shown: showing
-    // it anyway flashed a whole flood, 5 s a line, long after the speech was over.
-    if outcome == .gaveUp(.dropped) {
+  /// The other channels of its announcement are done with it (``FlashRelease``).
+  mutating func othersFinished(_ release: FlashRelease, now: Duration) -> [Action] {
+    othersPending = false
+    switch release {
+    case .leaveOut:
       switch state {
       case .notStarted:
         state = .finished(.notShown(.skipped))
         return [.finish(.notShown(.skipped))]
       case .waitingForTurn, .entering: return finish(.notShown(.skipped), now: now)
-      case .showing, .finished: break
+      case .showing, .finished: return tick(now: now)
       }
-    }
-    if case .gaveUp(let reason) = outcome, reason.meansServiceUnavailable || reason == .cancelled {
+    case .endNow:
       switch state {
       case .finished: return []
       case .notStarted:
@@ -201,8 +200,8 @@ struct BrailleFlashStateMachine {
         return [.finish(.notShown(.speechFailed))]
       case .waitingForTurn, .entering, .showing: return finish(.notShown(.speechFailed), now: now)
       }
+    case .runItsTime: return tick(now: now)
     }
-    return tick(now: now)
   }
 
   /// The reader pressed `key` on the display.
@@ -291,7 +290,7 @@ struct BrailleFlashStateMachine {
   /// When the flash has been held long enough; `nil` while it cannot end by time yet
   /// (not on the last window, or speech still going).
   private func endAt(_ showing: Showing) -> Duration? {
-    guard !speechPending, let lastRead = lastWindowReadAt(showing) else { return nil }
+    guard !othersPending, let lastRead = lastWindowReadAt(showing) else { return nil }
     return max(lastRead, showing.shownAt + timing.minimumFlash)
   }
 

@@ -41,7 +41,7 @@ package struct BrailleEvent: Sendable, Equatable {
 package final class BrailleFlasher: Sendable {
   fileprivate enum Input: Sendable {
     case show(BrailleFlashID, String, withSpeech: Bool, limit: Duration?, before: BrailleFlashID?)
-    case speechFinished(BrailleFlashID, Outcome)
+    case othersFinished(BrailleFlashID, FlashRelease)
     case display(BrailleDisplayInput)
     case entered(serial: Int, Result<Int, BrailleUnavailable>)
     case outcome(BrailleFlashID, CheckedContinuation<BrailleOutcome?, Never>)
@@ -119,8 +119,8 @@ package final class BrailleFlasher: Sendable {
   /// Queues `text` to be shown after every flash asked for before it.
   ///
   /// - Parameters:
-  ///   - withSpeech: whether it goes with speech; it is then held until
-  ///     ``speechFinished(_:outcome:)`` is called for it.
+  ///   - withSpeech: whether it goes with speech or another channel; it is then held
+  ///     until ``othersFinished(_:release:)`` is called for it.
   ///   - limit: the longest it may be held once shown; `nil` for no limit.
   @discardableResult
   package func show(_ text: String, withSpeech: Bool, limit: Duration? = nil) -> BrailleFlashID {
@@ -144,12 +144,12 @@ package final class BrailleFlasher: Sendable {
   /// Flood control left `flash` out: one not yet shown ends at once as
   /// ``BrailleFailure/skipped``, one on the display is left to end as it would.
   package func skip(_ flash: BrailleFlashID) {
-    loop.send(.speechFinished(flash, .gaveUp(.dropped)))
+    loop.send(.othersFinished(flash, .leaveOut))
   }
 
-  /// The speech that goes with `flash` has its final outcome.
-  package func speechFinished(_ flash: BrailleFlashID, outcome: Outcome) {
-    loop.send(.speechFinished(flash, outcome))
+  /// The other channels of `flash`'s announcement are done with it.
+  package func othersFinished(_ flash: BrailleFlashID, release: FlashRelease) {
+    loop.send(.othersFinished(flash, release))
   }
 
   /// Waits for the final outcome of `flash`. The flasher keeps the outcomes of only the
@@ -294,9 +294,9 @@ private struct FlashLoop: LoopBody {
         flashes.append(Flash(id: id, machine: machine))
         if flashes.count == 1 { startCurrent(now: now, loop: &loop) }
       }
-    case .speechFinished(let id, let outcome):
+    case .othersFinished(let id, let release):
       if let index = flashes.firstIndex(where: { $0.id == id }) {
-        let actions = flashes[index].machine.speechFinished(outcome, now: now)
+        let actions = flashes[index].machine.othersFinished(release, now: now)
         perform(actions, on: index, now: now, loop: &loop)
       }
     case .display(let event):

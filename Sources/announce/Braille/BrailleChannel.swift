@@ -178,7 +178,7 @@ final class BrailleChannel: DeliveryChannel {
         return held.peers.isEmpty ? held : nil
       }
       guard let released else { return }
-      flasher.speechFinished(released.flash, outcome: Self.flasherOutcome(of: released.ending))
+      flasher.othersFinished(released.flash, release: Self.release(after: released.ending))
     case .summaryBegan(let peer, let id, let text):
       showSummary(text, as: id, heldFor: peer)
     }
@@ -193,14 +193,12 @@ final class BrailleChannel: DeliveryChannel {
     return .delivered
   }
 
-  /// What the flasher needs to know of how the other channels were done with a flash's
-  /// item: whether to leave it out (skipped), end it at once (failed), or let it run
-  /// its time.
-  private static func flasherOutcome(of ending: PeerEnding) -> Outcome {
+  /// What the flash learns of how the other channels were done with its item.
+  private static func release(after ending: PeerEnding) -> FlashRelease {
     switch ending {
-    case .delivered, .notDelivered: .spoken(attempts: 1, duration: .zero)
-    case .skipped: .gaveUp(.dropped)
-    case .failed: .gaveUp(.cancelled)
+    case .delivered, .notDelivered: .runItsTime
+    case .skipped: .leaveOut
+    case .failed: .endNow
     }
   }
 

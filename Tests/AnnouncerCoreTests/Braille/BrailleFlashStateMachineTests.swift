@@ -77,45 +77,44 @@ import Testing
     #expect(m.deadline == nil)
     #expect(m.tick(now: .seconds(6)) == [])
     #expect(
-      m.speechFinished(.spoken(attempts: 1, duration: .seconds(7)), now: .seconds(7))
+      m.othersFinished(.runItsTime, now: .seconds(7))
         == release + [.releaseTurn, .finish(.shown(duration: .seconds(7)))])
   }
 
   @Test func withSpeechThatEndsEarlyTheMinimumFlashTimeStillHolds() {
     var (m, _) = shown("Saved", withSpeech: true)
-    #expect(m.speechFinished(.spoken(attempts: 1, duration: .seconds(1)), now: .seconds(1)) == [])
+    #expect(m.othersFinished(.runItsTime, now: .seconds(1)) == [])
     #expect(m.deadline == .seconds(5))
   }
 
   @Test func speechThatIsOnlyInterruptedLeavesTheFlashToItsTime() {
     var (m, _) = shown("Saved", withSpeech: true)
-    #expect(m.speechFinished(.gaveUp(.interruptedOutOfTime), now: .seconds(1)) == [])
+    #expect(m.othersFinished(.runItsTime, now: .seconds(1)) == [])
     #expect(m.deadline == .seconds(5))
   }
 
-  @Test(arguments: [GiveUpReason.stalled, .notAnswering, .disconnected, .cancelled])
-  func speechFailingGivesTheDisplayBackAtOnce(reason: GiveUpReason) {
+  @Test func speechFailingGivesTheDisplayBackAtOnce() {
     var (m, _) = shown("Saved", withSpeech: true)
     #expect(
-      m.speechFinished(.gaveUp(reason), now: .seconds(1))
+      m.othersFinished(.endNow, now: .seconds(1))
         == release + [.releaseTurn, .finish(.notShown(.speechFailed))])
   }
 
   @Test func speechThatFailedBeforeTheFlashStartedMeansItIsNeverShown() {
     var m = BrailleFlashStateMachine("Saved", timing: timing, withSpeech: true)
-    #expect(m.speechFinished(.gaveUp(.disconnected), now: .zero) == [.finish(.notShown(.speechFailed))])
+    #expect(m.othersFinished(.endNow, now: .zero) == [.finish(.notShown(.speechFailed))])
   }
 
   /// A flood: flood control dropped (or merged) the speech of a flash still waiting
   /// behind others, so it is never shown; before, every line of the flood was flashed.
   @Test func speechThatFloodControlDroppedIsNeverFlashed() {
     var waiting = BrailleFlashStateMachine("line 7", timing: timing, withSpeech: true)
-    #expect(waiting.speechFinished(.gaveUp(.dropped), now: .zero) == [.finish(.notShown(.skipped))])
+    #expect(waiting.othersFinished(.leaveOut, now: .zero) == [.finish(.notShown(.skipped))])
     var inLine = BrailleFlashStateMachine("line 8", timing: timing, withSpeech: true)
     _ = inLine.start(now: .zero)
     _ = inLine.turnBusy(now: .zero)
     #expect(
-      inLine.speechFinished(.gaveUp(.dropped), now: .seconds(1)) == [
+      inLine.othersFinished(.leaveOut, now: .seconds(1)) == [
         .releaseTurn, .finish(.notShown(.skipped)),
       ])
   }
@@ -123,7 +122,7 @@ import Testing
   /// One already on the display stays its time: the reader may be reading it.
   @Test func aShownFlashWhoseSpeechWasDroppedKeepsItsTime() {
     var (m, _) = shown("Saved", withSpeech: true)
-    #expect(m.speechFinished(.gaveUp(.dropped), now: .seconds(1)) == [])
+    #expect(m.othersFinished(.leaveOut, now: .seconds(1)) == [])
     #expect(m.deadline == .seconds(5))
   }
 
@@ -217,7 +216,7 @@ import Testing
         + [.releaseTurn, .finish(.acknowledged(after: .milliseconds(700)))])
     #expect(m.outcome?.wasDelivered == true)
     // Speech ending afterwards changes nothing.
-    #expect(m.speechFinished(.spoken(attempts: 1, duration: .seconds(2)), now: .seconds(3)) == [])
+    #expect(m.othersFinished(.runItsTime, now: .seconds(3)) == [])
   }
 
   @Test func keysBeforeTheDisplayIsTakenAreNotOurs() {

@@ -52,10 +52,10 @@ import Testing
     let flashes = (1...200).map { flasher.show("line \($0)", withSpeech: true) }
     _ = await display.calls(atLeast: 3)
     // The speech of all but the first was dropped: those end at once, unshown.
-    for flash in flashes.dropFirst() { flasher.speechFinished(flash, outcome: .gaveUp(.dropped)) }
+    for flash in flashes.dropFirst() { flasher.othersFinished(flash, release: .leaveOut) }
     let draining = Task { await flasher.drain() }
     #expect(await flasher.keptCount() <= 2 + BrailleFlasher.keptOutcomes)
-    flasher.speechFinished(flashes[0], outcome: .spoken(attempts: 1, duration: .seconds(1)))
+    flasher.othersFinished(flashes[0], release: .runItsTime)
     display.press(.other(name: "route 1"))
     await draining.value
     #expect(await flasher.keptCount() <= BrailleFlasher.keptOutcomes)
@@ -92,7 +92,7 @@ import Testing
     let flash = flasher.show("Saved", withSpeech: true)
     _ = await display.calls(atLeast: 3)
     clock.advance(by: .seconds(8))
-    flasher.speechFinished(flash, outcome: .spoken(attempts: 1, duration: .seconds(8)))
+    flasher.othersFinished(flash, release: .runItsTime)
     #expect(await flasher.outcome(of: flash) == .shown(duration: .seconds(8)))
     await flasher.close()
   }
@@ -119,7 +119,7 @@ import Testing
     flasher.show("Build failed", withSpeech: false)
     let second = flasher.show("Tests passed", withSpeech: true)
     _ = await display.calls(atLeast: 3)
-    flasher.speechFinished(second, outcome: .spoken(attempts: 1, duration: .seconds(1)))
+    flasher.othersFinished(second, release: .runItsTime)
     await clock.waitForSleeper(until: .seconds(5))
     clock.advance(by: .seconds(5))
     #expect(await display.calls(atLeast: 9).last == "write Tests passed")
