@@ -2,7 +2,7 @@ import Foundation
 
 /// A private desktop with a notification server, started through
 /// `Tests/Support/notifystack`: Xvfb, a session dbus-daemon and the real dunst (1.9 on
-/// Debian 12; 1.11 from the Debian 13 root for `TESTSTACK_RELEASE=13`). Its bus is
+/// Debian 12; 1.12 from the Debian 13 root for `TESTSTACK_RELEASE=13`). Its bus is
 /// `DIR/bus`, in a folder of its own that is removed on ``stop()``.
 final class NotifyStack: Sendable {
   static let script = TestStack.packageRoot.appendingPathComponent("Tests/Support/notifystack").path
