@@ -36,6 +36,11 @@ package final class ScriptedNotificationServer: NotificationServer {
   /// The ids announce asked to close.
   package var closeCalls: [UInt32] { state.withLock { $0.closeCalls } }
 
+  /// Returns once `count` notifications have been posted in all.
+  package func waitUntilPosted(_ count: Int) async {
+    while posted.count < count { await Task.yield() }
+  }
+
   /// From now on every post is refused with `reason`; `nil` takes them again.
   package func refuse(with reason: String?) { state.withLock { $0.refusal = reason } }
 

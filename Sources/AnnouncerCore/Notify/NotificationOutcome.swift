@@ -13,12 +13,15 @@ package enum NotificationOutcome: Sendable, Equatable {
   case noServer
   /// The server refused it; `reason` is the bus's or the server's.
   case failed(reason: String)
+  /// Flood control left it out: more notifications of the run were waited for than
+  /// allowed, and one summary notification counts it.
+  case skipped
 
   /// Whether the user has it: seen, or still on screen.
   package var isDelivered: Bool {
     switch self {
     case .seen, .shown: true
-    case .expired, .closed, .noServer, .failed: false
+    case .expired, .closed, .noServer, .failed, .skipped: false
     }
   }
 
@@ -31,6 +34,7 @@ package enum NotificationOutcome: Sendable, Equatable {
     case .closed: "closed"
     case .noServer: "no-server"
     case .failed: "failed"
+    case .skipped: "skipped"
     }
   }
 }
