@@ -139,6 +139,24 @@ struct ScriptedNotificationService: NotificationService {
     #expect(markup.posted.first?.body == "make &gt;log 2&gt;&amp;1\n~/src/announce")
   }
 
+  @Test func aSignalDuringTheWaitClosesTheNotificationRecordsItClosedAndEndsWithItsStatus() async throws {
+    try await withTemporaryLog { log in
+      let signals = ScriptedSignals()
+      let run = AnnounceRun(
+        request(["A long report"], notify: .only, log: log), service: service, signals: signals.process,
+        notifications: ScriptedNotificationService(server: .success(server)))
+      async let result = run.result()
+      await server.waitUntilPosted(1)
+      await signals.waitUntilArmed()
+      await signals.send(.interrupt)
+      #expect(await result == .interrupted(.interrupt))
+      #expect(ExitStatus.of(await result) == 130)
+      #expect(server.closeCalls == [1] && server.onScreen.isEmpty)
+      let outcomes = History(log: log).outcomes
+      #expect(outcomes.map(\.event) == ["closed"] && outcomes.first?.reason == "closed")
+    }
+  }
+
   static let plans: [([String], [String: String], DeliveryPlan)] = [
     (["--notify"], [:], DeliveryPlan(channels: [.speech, .notification], required: [.speech])),
     (["--notify-only"], [:], DeliveryPlan(channels: [.notification], required: [.notification])),
