@@ -3,112 +3,115 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The sd-bus client of the notification channel against the real dunst on a private
-/// desktop (Tests/Support/notifystack), with `dunstctl` playing the user.
-@Suite(.serialized) struct NotificationServerTests {
-  @Test func aNotificationTheUserDismissesIsClosedAsDismissed() async throws {
-    let desktop = try NotifyStack()
-    let server = try await connect(desktop)
-    let inputs = Inputs(server)
-    server.post(NotificationRequest(summary: "Build finished", expiry: .seconds(30)), token: 1)
-    let id = try await inputs.postedID(token: 1)
-    #expect(try desktop.dunstctl("count", "displayed") == "1")
-    try desktop.dunstctl("close")
-    #expect(try await inputs.next() == .closed(id: id, reason: .dismissed))
-    await server.shutdown()
-  }
-
-  @Test func aNotificationNobodyDismissesExpires() async throws {
-    let desktop = try NotifyStack()
-    let server = try await connect(desktop)
-    let inputs = Inputs(server)
-    server.post(NotificationRequest(summary: "Tests passed", expiry: .milliseconds(300)), token: 7)
-    let id = try await inputs.postedID(token: 7)
-    #expect(try await inputs.next() == .closed(id: id, reason: .expired))
-    await server.shutdown()
-  }
-
-  @Test func theDefaultActionIsReportedWithItsKey() async throws {
-    let desktop = try NotifyStack()
-    let server = try await connect(desktop)
-    let inputs = Inputs(server)
-    server.post(NotificationRequest(summary: "Deploy done", expiry: .seconds(30)), token: 2)
-    let id = try await inputs.postedID(token: 2)
-    try desktop.dunstctl("action", "0")
-    #expect(try await inputs.next() == .actionInvoked(id: id, key: "default"))
-    await server.shutdown()
-  }
-
-  @Test func aNotificationWeCloseIsClosedByACall() async throws {
-    let desktop = try NotifyStack()
-    let server = try await connect(desktop)
-    let inputs = Inputs(server)
-    server.post(NotificationRequest(summary: "Waiting", expiry: .seconds(30)), token: 3)
-    let id = try await inputs.postedID(token: 3)
-    server.close(id)
-    #expect(try await inputs.next() == .closed(id: id, reason: .closedByCall))
-    #expect(try desktop.dunstctl("count", "displayed") == "0")
-    await server.shutdown()
-  }
-
-  @Test func theServerSaysWhoItIsAndWhatItCanDo() async throws {
-    let desktop = try NotifyStack()
-    let server = try await connect(desktop)
-    let information = await server.information()
-    #expect(information?.name == "dunst")
-    #expect(information?.specificationVersion == "1.2")
-    #expect(information?.capabilities.contains("actions") == true)
-    await server.shutdown()
-  }
-
-  @Test func textWithMarkupCharactersAndANULIsShownAsText() async throws {
-    let desktop = try NotifyStack()
-    let server = try await connect(desktop)
-    let inputs = Inputs(server)
-    server.post(NotificationRequest(summary: "if a < b && c\u{0}d", expiry: .seconds(30)), token: 4)
-    let id = try await inputs.postedID(token: 4)
-    // dunst keeps a notification in its history once it is closed.
-    try desktop.dunstctl("close")
-    #expect(try await inputs.next() == .closed(id: id, reason: .dismissed))
-    let history = try desktop.dunstctl("history")
-    #expect(history.contains("if a < b && c d"))
-    await server.shutdown()
-  }
-
-  @Test func aBusWithNoServerIsUnavailableAndSaysSo() async throws {
-    let desktop = try NotifyStack(server: false)
-    let result = await SdBusNotificationServer.connect(environment: desktop.environment)
-    guard case .failure(.noServer(let address, _)) = result else {
-      Issue.record("expected no server, got \(result)")
-      return
+extension SpeakingTests {
+  // Nested in SpeakingTests so that scripts/test's Debian 13 pass (dunst 1.12) runs it too.
+  /// The sd-bus client of the notification channel against the real dunst on a private
+  /// desktop (Tests/Support/notifystack), with `dunstctl` playing the user.
+  @Suite struct NotificationServerTests {
+    @Test func aNotificationTheUserDismissesIsClosedAsDismissed() async throws {
+      let desktop = try NotifyStack()
+      let server = try await connect(desktop)
+      let inputs = Inputs(server)
+      server.post(NotificationRequest(summary: "Build finished", expiry: .seconds(30)), token: 1)
+      let id = try await inputs.postedID(token: 1)
+      #expect(try desktop.dunstctl("count", "displayed") == "1")
+      try desktop.dunstctl("close")
+      #expect(try await inputs.next() == .closed(id: id, reason: .dismissed))
+      await server.shutdown()
     }
-    #expect(address == desktop.environment["DBUS_SESSION_BUS_ADDRESS"])
-  }
 
-  @Test func aServerThatGoesAwayIsReportedLost() async throws {
-    let desktop = try NotifyStack()
-    let server = try await connect(desktop)
-    let inputs = Inputs(server)
-    server.post(NotificationRequest(summary: "Still here?", expiry: .seconds(30)), token: 5)
-    _ = try await inputs.postedID(token: 5)
-    try desktop.stopServer()
-    #expect(try await inputs.next() == .lost)
-    await server.shutdown()
-  }
-
-  @Test func aBusThatIsGoneIsUnreachable() async throws {
-    let desktop = try NotifyStack()
-    let environment = desktop.environment
-    desktop.stop()
-    let result = await SdBusNotificationServer.connect(environment: environment)
-    guard case .failure(.busUnreachable) = result else {
-      Issue.record("expected an unreachable bus, got \(result)")
-      return
+    @Test func aNotificationNobodyDismissesExpires() async throws {
+      let desktop = try NotifyStack()
+      let server = try await connect(desktop)
+      let inputs = Inputs(server)
+      server.post(NotificationRequest(summary: "Tests passed", expiry: .milliseconds(300)), token: 7)
+      let id = try await inputs.postedID(token: 7)
+      #expect(try await inputs.next() == .closed(id: id, reason: .expired))
+      await server.shutdown()
     }
-  }
 
-  private func connect(_ desktop: NotifyStack) async throws -> SdBusNotificationServer {
-    try await SdBusNotificationServer.connect(environment: desktop.environment).get()
+    @Test func theDefaultActionIsReportedWithItsKey() async throws {
+      let desktop = try NotifyStack()
+      let server = try await connect(desktop)
+      let inputs = Inputs(server)
+      server.post(NotificationRequest(summary: "Deploy done", expiry: .seconds(30)), token: 2)
+      let id = try await inputs.postedID(token: 2)
+      try desktop.dunstctl("action", "0")
+      #expect(try await inputs.next() == .actionInvoked(id: id, key: "default"))
+      await server.shutdown()
+    }
+
+    @Test func aNotificationWeCloseIsClosedByACall() async throws {
+      let desktop = try NotifyStack()
+      let server = try await connect(desktop)
+      let inputs = Inputs(server)
+      server.post(NotificationRequest(summary: "Waiting", expiry: .seconds(30)), token: 3)
+      let id = try await inputs.postedID(token: 3)
+      server.close(id)
+      #expect(try await inputs.next() == .closed(id: id, reason: .closedByCall))
+      #expect(try desktop.dunstctl("count", "displayed") == "0")
+      await server.shutdown()
+    }
+
+    @Test func theServerSaysWhoItIsAndWhatItCanDo() async throws {
+      let desktop = try NotifyStack()
+      let server = try await connect(desktop)
+      let information = await server.information()
+      #expect(information?.name == "dunst")
+      #expect(information?.specificationVersion == "1.2")
+      #expect(information?.capabilities.contains("actions") == true)
+      await server.shutdown()
+    }
+
+    @Test func textWithMarkupCharactersAndANULIsShownAsText() async throws {
+      let desktop = try NotifyStack()
+      let server = try await connect(desktop)
+      let inputs = Inputs(server)
+      server.post(NotificationRequest(summary: "if a < b && c\u{0}d", expiry: .seconds(30)), token: 4)
+      let id = try await inputs.postedID(token: 4)
+      // dunst keeps a notification in its history once it is closed.
+      try desktop.dunstctl("close")
+      #expect(try await inputs.next() == .closed(id: id, reason: .dismissed))
+      let history = try desktop.dunstctl("history")
+      #expect(history.contains("if a < b && c d"))
+      await server.shutdown()
+    }
+
+    @Test func aBusWithNoServerIsUnavailableAndSaysSo() async throws {
+      let desktop = try NotifyStack(server: false)
+      let result = await SdBusNotificationServer.connect(environment: desktop.environment)
+      guard case .failure(.noServer(let address, _)) = result else {
+        Issue.record("expected no server, got \(result)")
+        return
+      }
+      #expect(address == desktop.environment["DBUS_SESSION_BUS_ADDRESS"])
+    }
+
+    @Test func aServerThatGoesAwayIsReportedLost() async throws {
+      let desktop = try NotifyStack()
+      let server = try await connect(desktop)
+      let inputs = Inputs(server)
+      server.post(NotificationRequest(summary: "Still here?", expiry: .seconds(30)), token: 5)
+      _ = try await inputs.postedID(token: 5)
+      try desktop.stopServer()
+      #expect(try await inputs.next() == .lost)
+      await server.shutdown()
+    }
+
+    @Test func aBusThatIsGoneIsUnreachable() async throws {
+      let desktop = try NotifyStack()
+      let environment = desktop.environment
+      desktop.stop()
+      let result = await SdBusNotificationServer.connect(environment: environment)
+      guard case .failure(.busUnreachable) = result else {
+        Issue.record("expected an unreachable bus, got \(result)")
+        return
+      }
+    }
+
+    private func connect(_ desktop: NotifyStack) async throws -> SdBusNotificationServer {
+      try await SdBusNotificationServer.connect(environment: desktop.environment).get()
+    }
   }
 }
 
