@@ -164,6 +164,29 @@ extension SpeakingTests {
       #expect(waitUntilDisplayed(desktop, 0))
     }
 
+    @Test func doctorNamesTheServerAndItsCapabilitiesAndNoServerIsAFailingCheck() throws {
+      let desktop = try NotifyStack()
+      let (home, folder) = privateHome()
+      defer { try? FileManager.default.removeItem(atPath: folder) }
+      let only = environment(desktop, home: home, ["ANNOUNCE_NOTIFY": "only"])
+      let doctor = try Command.run(Command.announce, ["doctor", "--json"], environment: only, timeout: 30)
+      let line = try #require(
+        doctor.standardOutput.split(separator: "\n").first { $0.contains("\"check\":\"notification\"") },
+        "\(doctor.standardOutput)")
+      #expect(line.contains("\"server\":\"dunst\"") && line.contains("\"actions\""), "\(line)")
+      #expect(line.contains("\"finding\":\"fine\""), "\(line)")
+      let empty = try NotifyStack(server: false)
+      let missing = try Command.run(
+        Command.announce, ["doctor"],
+        environment: environment(empty, home: home, ["ANNOUNCE_NOTIFY": "only"]),
+        timeout: 30)
+      #expect(missing.status == 69, "\(missing.standardOutput)")
+      let said = missing.standardOutput.split(separator: "\n").filter {
+        $0.contains("no notification server runs")
+      }
+      #expect(said.count == 1, "\(missing.standardOutput)")
+    }
+
     @Test func theBashHookWithAnnounceNotifyOnlyNeedsNoSpeechDispatcher() throws {
       let desktop = try NotifyStack()
       var environment = stack.clientEnvironment(desktop.environment).filter {
