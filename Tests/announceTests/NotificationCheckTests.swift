@@ -17,7 +17,8 @@ import Testing
     let line = await NotificationCheck(plan: Self.beside, probe: { .success(Self.dunst) }).run()
     #expect(line.check == "notification" && line.finding == .fine)
     #expect(line.sentence.contains("dunst 1.9.0") && line.sentence.contains("actions, body, body-markup"))
-    #expect(line.facts.contains { $0.0 == "capabilities" && $0.1 == .texts(["actions", "body", "body-markup"]) })
+    #expect(
+      line.facts.contains { $0.0 == "capabilities" && $0.1 == .texts(["actions", "body", "body-markup"]) })
     #expect(line.facts.contains { $0.0 == "mode" && $0.1 == .text("on") })
   }
 
