@@ -50,4 +50,18 @@ struct NotificationReport: ChannelReport, Equatable {
   }
 
   var ending: ChannelEnding? { ChannelEnding(outcome: .notification(outcome), recorded: true) }
+
+  /// Said when this channel had to deliver and did not; not for a server that is missing
+  /// (said once for the run) nor for flood control (summed up in one sentence).
+  var notDeliveredLine: String? {
+    guard let failure = NotificationFailure(outcome), failure != .noServer, failure != .skipped else {
+      return nil
+    }
+    var reason = failure.inAFewWords
+    if case .failed(let words) = outcome { reason += " (" + words + ")" }
+    let why = localized("its desktop notification was not seen: {reason}").replacingBytes(
+      of: "{reason}", with: reason)
+    return localized(
+      "Not delivered: \"{text}\": {reason}.", ["text": EventDescription.shortened(text), "reason": why])
+  }
 }
