@@ -45,10 +45,11 @@ struct Libsystemd: @unchecked Sendable {
   let enterContainer: @convention(c) (Message, CChar, UnsafePointer<CChar>?) -> Int32
   let exitContainer: @convention(c) (Message) -> Int32
   let messageUnref: @convention(c) (Message) -> OpaquePointer?
+  /// `sd_bus_match_signal_async`: the match is sent, and its reply not waited for.
   let matchSignal:
     @convention(c) (
       Bus, UnsafeMutablePointer<OpaquePointer?>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-      UnsafePointer<CChar>?, UnsafePointer<CChar>?, Handler?, UnsafeMutableRawPointer?
+      UnsafePointer<CChar>?, UnsafePointer<CChar>?, Handler?, Handler?, UnsafeMutableRawPointer?
     ) -> Int32
   let errorFree: @convention(c) (UnsafeMutablePointer<sd_bus_error>) -> Void
 
@@ -107,10 +108,10 @@ struct Libsystemd: @unchecked Sendable {
       let messageUnref = symbol(
         "sd_bus_message_unref", as: (@convention(c) (Message) -> OpaquePointer?).self),
       let matchSignal = symbol(
-        "sd_bus_match_signal",
+        "sd_bus_match_signal_async",
         as: (@convention(c) (
           Bus, UnsafeMutablePointer<OpaquePointer?>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-          UnsafePointer<CChar>?, UnsafePointer<CChar>?, Handler?, UnsafeMutableRawPointer?
+          UnsafePointer<CChar>?, UnsafePointer<CChar>?, Handler?, Handler?, UnsafeMutableRawPointer?
         ) -> Int32).self),
       let errorFree = symbol(
         "sd_bus_error_free", as: (@convention(c) (UnsafeMutablePointer<sd_bus_error>) -> Void).self)
