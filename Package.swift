@@ -25,6 +25,9 @@ let package = Package(
     // libbrlapi's header only, with no `link`: AnnouncerCore opens the library with dlopen
     // when braille is asked for, so without braille nothing changes (see docs/braille.md).
     .systemLibrary(name: "CBrlapi", providers: [.apt(["libbrlapi-dev"])]),
+    // sd-bus's header only, with no `link`: AnnouncerCore opens libsystemd with dlopen when
+    // desktop notifications are asked for (see docs/notify.md).
+    .systemLibrary(name: "CSdBus", providers: [.apt(["libsystemd-dev"])]),
     // glibc's POSIX_SPAWN_SETSID, which Swift's Glibc module does not show.
     .systemLibrary(name: "CSpawn"),
     // glibc's pidfd_open and pidfd_send_signal, which Swift's Glibc module does not show.
@@ -39,6 +42,7 @@ let package = Package(
       dependencies: [
         "CSpeechd",
         "CBrlapi",
+        "CSdBus",
         "CLibXML2",
         .product(name: "DequeModule", package: "swift-collections"),
       ]

@@ -17,6 +17,7 @@ private let testRoot = UnusedPath.folder()
     "ANNOUNCE_TIMEOUT": "soon", "ANNOUNCE_PRIORITY": "loud", "ANNOUNCE_MAX_QUEUE": "0",
     "ANNOUNCE_RATE": "500", "ANNOUNCE_LANGUAGE": "en us", "ANNOUNCE_VOICE": "No Such",
     "ANNOUNCE_MODULE": "espeak ng", "ANNOUNCE_HISTORY": "of", "ANNOUNCE_BRAILLE": "maybe",
+    "ANNOUNCE_NOTIFY": "maybe",
     "ANNOUNCE_MIN_SECONDS": "ten", "ANNOUNCE_ON_INTERRUPT": "yes", "ANNOUNCE_ICON_OK": "two words",
     "ANNOUNCE_ICON_FAIL": "two words",
   ]

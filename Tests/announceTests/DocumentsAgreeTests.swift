@@ -252,7 +252,8 @@ extension DocumentsAgreeTests {
   static func historyWords() throws -> (outcomes: [String], reasons: [String]) {
     let outcomes = try markedPhrases(in: "Sources/announce/Delivery/Channel.swift")
     let braille = try markedPhrases(in: "Sources/announce/Braille/BrailleFailure+Words.swift")
-    let reasons = GiveUpReason.allCases.map(\.inAFewWords) + braille
+    let notification = try markedPhrases(in: "Sources/announce/Notify/NotificationFailure.swift")
+    let reasons = GiveUpReason.allCases.map(\.inAFewWords) + braille + notification
     return (outcomes, Array(Set(reasons)).sorted())
   }
 
@@ -271,7 +272,7 @@ extension DocumentsAgreeTests {
     let passage = (document.hasSuffix(".1") ? ManPage.plainText(lines) : lines.joined(separator: " "))
       .replacing(/\s+/, with: " ").replacing(" \\&)", with: ")")
     let (outcomes, reasons) = try Self.historyWords()
-    #expect(outcomes.count == 8, "HistoryWords.outcome(of:) was not read: \(outcomes)")
+    #expect(outcomes.count == 12, "HistoryWords.outcome(of:) was not read: \(outcomes)")
     let phrases = outcomes.map { $0.replacing("{reason}", with: placeholder) } + reasons
     let missing = phrases.filter { !passage.contains($0) }
     #expect(missing == [], "\(document)'s history line format leaves these out")

@@ -74,8 +74,8 @@ import Testing
   /// readers know no channel's events.
   @Test func aRecordOfAnyChannelIsReadByItsFields() {
     let lines = [
-      #"{"event":"notified","id":1,"text":"Saved","time":0.1,"reason":"no-bus","key":"105-6-1","channel":"notification","required":true,"delivered":false,"priority":"text","at":"2026-11-27T09:00:00.000Z","pid":105}"#,
-      #"{"event":"notified","id":2,"text":"Also saved","time":0.1,"key":"105-6-2","channel":"notification","required":false,"delivered":false,"priority":"text","at":"2026-11-27T09:00:01.000Z","pid":105}"#,
+      #"{"event":"notified","id":1,"text":"Saved","time":0.1,"reason":"no-bus","key":"105-6-1","channel":"pager","required":true,"delivered":false,"priority":"text","at":"2026-11-27T09:00:00.000Z","pid":105}"#,
+      #"{"event":"notified","id":2,"text":"Also saved","time":0.1,"key":"105-6-2","channel":"pager","required":false,"delivered":false,"priority":"text","at":"2026-11-27T09:00:01.000Z","pid":105}"#,
     ]
     let history = History(lines: lines)
     #expect(history.outcomes.count == 2)

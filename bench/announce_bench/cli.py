@@ -16,6 +16,7 @@ from .soak import soak
 from .faultsoak import fault_soak
 from .stats import say
 from .braille import measure_braille
+from .notify import measure_notify
 from .lean import measure_lean
 from .catalogs import measure_catalogs
 from .waiting import measure_waiting
@@ -154,6 +155,7 @@ def main(argv):
             figures, env = start_release(ctx, release, res)
             measure_speechd_figures(ctx, figures)
             figures.braille = measure_braille(ctx, env["TESTSTACK_DIR"], env, ctx.reps)
+            figures.notify = measure_notify(ctx.announce, release, ctx.reps)
             if release == HOME_RELEASE:
                 res.others_on = figures
                 measure_others(ctx, res, soak_lines if args.soak else 0, fault_lines)

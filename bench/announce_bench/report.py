@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .braille import Braille
+from .notify import Notify
 from .lean import Lean, lean_rows
 from .catalogs import Catalogs, catalog_rows
 from .scenarios import (FLOOD_RSS_GOAL, REPEATED_FLOOD_RATIO_GOAL, ColdStart, Core, Detach, Failure, Flood,
@@ -38,6 +39,7 @@ class ReleaseFigures:
     retry: Optional[Retry] = None
     failure: Optional[Failure] = None
     braille: Optional[Braille] = None
+    notify: Optional[Notify] = None
 
     @property
     def version(self):
@@ -192,6 +194,19 @@ def braille_back_cell(b):
             b.back_median < 0.050)
 
 
+def notify_cell(n):
+    if not n.announce or not n.notify_send:
+        return (f"not measured: {n.note or 'no run ended with status 0'}", None)
+    return (f"announce median {ms(n.announce_median)}, notify-send {ms(n.notify_send_median)} (n={len(n.announce)})",
+            n.announce_median <= n.notify_send_median + 0.003)
+
+
+def notify_rss_cell(n):
+    if not n.announce:
+        return (f"not measured: {n.note or 'no run ended with status 0'}", None)
+    return (f"{n.peak_rss / 1048576:.1f} MiB", None)
+
+
 # (figure, goal, the ReleaseFigures field it reads, its cell)
 RELEASE_FIGURES = (
     ("1. Overhead, `\"Saved\"` wall time, announce / spd-say", "≤ 1.03", "overhead", overhead_cell),
@@ -203,6 +218,8 @@ RELEASE_FIGURES = (
     ("4. Verdict, server absent", "", "failure", absent_cell),
     ("8. Braille, exec → text on the display (`--braille-only`)", "≤ exec → BEGIN", "braille", braille_shown_cell),
     ("8. Braille, routing key → the screen reader's line back", "< 50 ms", "braille", braille_back_cell),
+    ("9. Desktop notification, exec → on dunst (`--notify-only`)", "≤ notify-send + 3 ms", "notify", notify_cell),
+    ("9. Desktop notification, announce's peak memory", "", "notify", notify_rss_cell),
 )
 
 

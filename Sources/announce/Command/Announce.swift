@@ -36,6 +36,7 @@ struct Announce: DeliveringCommand {
   @OptionGroup(title: Self.modesTitle) var listing: ListingOptions
   @OptionGroup(title: Self.modesTitle) var detach: DetachOptions
   @OptionGroup(title: "Braille") var braille: BrailleOptions
+  @OptionGroup(title: "Desktop notifications") var notify: NotifyOptions
 
   /// One section of the help for the options that choose what a run does: each is
   /// too small to be a section of its own.
@@ -90,8 +91,8 @@ struct Announce: DeliveringCommand {
       throw ValidationError(localized("--input json reads standard input; give no TEXT, or \"-\"."))
     }
     // Braille alone shows each line as it comes; a JSON line's settings are for speech.
-    let plan = try DeliveryPlan(braille: braille, environment: environment)
-    if input.format == .json, !plan.uses(.speech) {
+    let plan = try DeliveryPlan(braille: braille, notify: notify, environment: environment)
+    if input.format == .json, !plan.uses(.speech), plan.uses(.braille) {
       throw ValidationError(
         localized(
           "--input json gives settings for speech, and braille alone shows plain lines; leave out --input json, or use --braille."

@@ -6,7 +6,7 @@ import Glibc
 /// with which settings, where the outcomes go and how to connect.
 ///
 /// Parsing ends in one (``Announce/request(environment:)``), and so do the hooks
-/// (``hook(speaking:soundIcon:environment:)``) and `announce replay`; ``AnnounceRun``
+/// (``hook(speaking:soundIcon:environment:origin:)``) and `announce replay`; ``AnnounceRun``
 /// carries it out. The environment is read into it once, where it is made.
 struct AnnounceRequest: Sendable {
   /// What the run does.
@@ -86,6 +86,9 @@ struct AnnounceRequest: Sendable {
   var plan = DeliveryPlan.speech
   /// How the braille display shows them, when the plan uses it.
   var braille = Braille()
+  /// The body of each desktop notification, when the plan uses them: where the
+  /// announcement came from, such as a hook's command and folder; empty for none.
+  var notificationBody = ""
 
   /// Whether the announcements come from standard input.
   var readsStandardInput: Bool {
@@ -109,11 +112,12 @@ extension AnnounceRequest {
   /// The request that speaks `sentence` for a hook, as the background half of `--detach`
   /// does: every setting comes from `environment`, as for a command line without
   /// options, except the sound icon and the hooks' own default timeout. Nobody reads its
-  /// standard error.
+  /// standard error. `origin`, where the sentence came from (a command and its folder),
+  /// is the body of its desktop notification.
   ///
   /// - Throws: the same usage error as a command line for a variable that is not valid.
   static func hook(
-    speaking sentence: String, soundIcon: String?, environment: [String: String]
+    speaking sentence: String, soundIcon: String?, environment: [String: String], origin: String = ""
   ) throws -> AnnounceRequest {
     var defaults = try Settings.announcement(environment: environment)
     defaults.soundIcon = soundIcon
@@ -130,6 +134,6 @@ extension AnnounceRequest {
       connection: Connection(environment: environment),
       outcomes: Outcomes(
         history: records ? OutcomeLog.forUser(environment: environment) : nil, unattended: true),
-      plan: plan, braille: Braille(limit: timeout.map { .seconds($0) }))
+      plan: plan, braille: Braille(limit: timeout.map { .seconds($0) }), notificationBody: origin)
   }
 }

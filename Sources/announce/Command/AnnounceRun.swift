@@ -18,14 +18,18 @@ struct AnnounceRun {
   let signals: ProcessSignals
   /// How the run reaches the braille display, when braille is on.
   let brailleService: any BrailleService
+  /// How the run reaches the desktop's notification server, when notifications are on.
+  let notificationService: any NotificationService
 
   init(
     _ request: AnnounceRequest, service: any SpeechService = SpeechdService(),
-    signals: ProcessSignals = .unarmed, braille: any BrailleService = BrlttyService()
+    signals: ProcessSignals = .unarmed, braille: any BrailleService = BrlttyService(),
+    notifications: any NotificationService = SessionBusNotifications()
   ) {
     self.request = request
     self.service = service
     self.brailleService = braille
+    self.notificationService = notifications
     self.signals = signals
     let outcomes = request.outcomes
     let terminal = Terminal(
@@ -74,8 +78,12 @@ struct AnnounceRun {
     if request.work == .detach { return try await detach(passing: watched) }
     if let watched { return try await speakWhenEnded(watched) }
     let braille = try await openBraille()
+    let notifications = try await openNotifications()
+    // The channels beside speech, in the order they are stopped and finish in.
+    let others: [any DeliveryChannel] =
+      (brailleChannel(braille).map { [$0] } ?? []) + (notifications.map { [$0] } ?? [])
     guard request.plan.uses(.speech) else {
-      let result = await deliver(on: brailleChannel(braille).map { [$0] } ?? [], defaults: request.defaults)
+      let result = await deliver(on: others, defaults: request.defaults)
       if case .finished(let summary) = result { sumUp(summary, service: nil) }
       return result
     }
@@ -127,7 +135,7 @@ struct AnnounceRun {
     let speech = SpeechChannel(announcer: announcer, defaults: defaults, catalog: catalog)
     // Speech first: it is stopped first on a signal, and finishes first, so that the
     // display hears of every outcome before it closes.
-    let channels: [any DeliveryChannel] = [speech] + (brailleChannel(braille).map { [$0] } ?? [])
+    let channels: [any DeliveryChannel] = [speech] + others
     let result = await deliver(on: channels, defaults: defaults)
     if case .finished(let summary) = result { sumUp(summary, service: announcer.speechService) }
     return result

@@ -9,6 +9,8 @@ enum Channel: String, Sendable, CaseIterable {
   case speech
   /// A flash on the braille display, through brltty.
   case braille
+  /// A desktop notification, through the session bus's notification server.
+  case notification
 }
 
 extension Channel {
@@ -20,6 +22,10 @@ extension Channel {
     case .braille:
       onReplay
         ? localized("shown on the braille display on replay") : localized("shown on the braille display")
+    case .notification:
+      onReplay
+        ? localized("shown as a desktop notification on replay")
+        : localized("shown as a desktop notification")
     }
   }
 
@@ -29,6 +35,10 @@ extension Channel {
     switch self {
     case .speech: onReplay ? localized("not heard on replay ({reason})") : localized("not heard ({reason})")
     case .braille: onReplay ? localized("not shown on replay ({reason})") : localized("not shown ({reason})")
+    case .notification:
+      onReplay
+        ? localized("notification not seen on replay ({reason})")
+        : localized("notification not seen ({reason})")
     }
   }
 
@@ -38,6 +48,7 @@ extension Channel {
     switch self {
     case .speech: GiveUpReason(rawValue: name)?.printedInAFewWords
     case .braille: BrailleFailure(rawValue: name)?.inAFewWords
+    case .notification: NotificationFailure(rawValue: name)?.inAFewWords
     }
   }
 }

@@ -7,21 +7,25 @@ enum ChannelFailure: Hashable, Sendable {
   case speech(GiveUpReason)
   /// The flash was not shown for its whole time, for this reason.
   case braille(BrailleFailure)
+  /// The desktop notification was not seen, for this reason.
+  case notification(NotificationFailure)
 
   /// The channel that failed.
   var channel: Channel {
     switch self {
     case .speech: .speech
     case .braille: .braille
+    case .notification: .notification
     }
   }
 
   /// Whether the channel's service itself is unavailable (speech-dispatcher, the audio
-  /// output, or the braille display): the command's 69 rather than 1.
+  /// output, the braille display, or the notification server): the command's 69 rather than 1.
   var meansServiceUnavailable: Bool {
     switch self {
     case .speech(let reason): reason.meansServiceUnavailable
     case .braille(let failure): failure.meansDisplayUnavailable
+    case .notification(let failure): failure == .noServer
     }
   }
 
@@ -30,6 +34,7 @@ enum ChannelFailure: Hashable, Sendable {
     switch self {
     case .speech(let reason): reason == .dropped
     case .braille(let failure): failure == .skipped
+    case .notification(let failure): failure == .skipped
     }
   }
 
@@ -38,6 +43,7 @@ enum ChannelFailure: Hashable, Sendable {
     switch self {
     case .speech(let reason): reason == .cancelled
     case .braille(let failure): failure == .cancelled
+    case .notification(let failure): failure == .closed
     }
   }
 }

@@ -6,12 +6,15 @@ enum ChannelOutcome: Sendable, Equatable {
   case speech(Outcome)
   /// What became of the flash on the braille display.
   case braille(BrailleOutcome)
+  /// What became of the desktop notification.
+  case notification(NotificationOutcome)
 
   /// The channel it happened on.
   var channel: Channel {
     switch self {
     case .speech: .speech
     case .braille: .braille
+    case .notification: .notification
     }
   }
 
@@ -22,6 +25,7 @@ enum ChannelOutcome: Sendable, Equatable {
     case .speech(.gaveUp(let reason)): .speech(reason)
     case .braille(.shown), .braille(.acknowledged): nil
     case .braille(.notShown(let failure)): .braille(failure)
+    case .notification(let outcome): NotificationFailure(outcome).map { .notification($0) }
     }
   }
 }

@@ -6,6 +6,8 @@
 /// - Speech alone, and speech with braille: heard to the end. The braille is extra; a
 ///   display that is missing or lost never makes an announcement undelivered.
 /// - Braille alone: shown for its whole time, or acknowledged with a key.
+/// - Notifications alone: seen, or still on screen at the end of the wait. Beside speech
+///   they are extra, as braille is.
 ///
 /// A channel that is not required still reports its outcome (to `--json`, `--verbose`
 /// and the history); it only does not count for the exit status.
@@ -23,24 +25,34 @@ struct DeliveryPlan: Sendable, Equatable {
     self.required = required
   }
 
-  /// The plan `--braille` or `--braille-only` asks for, else `ANNOUNCE_BRAILLE` in
-  /// `environment`; without `braille` (a run started with no options), the variable alone.
+  /// The plan the braille and notification options ask for, else `ANNOUNCE_BRAILLE` and
+  /// `ANNOUNCE_NOTIFY` in `environment`; without options (a run started with none, such
+  /// as a hook's), the variables alone.
   ///
   /// - Throws: the usage error of a variable that is not on, only or off.
-  init(braille: BrailleOptions? = nil, environment: [String: String]) throws {
-    if let braille {
-      self.init(braille: try braille.mode(environment: environment))
-    } else {
-      self.init(braille: try BrailleOptions.mode(environment: environment))
-    }
+  init(braille: BrailleOptions? = nil, notify: NotifyOptions? = nil, environment: [String: String]) throws {
+    let brailleMode =
+      try braille?.mode(environment: environment) ?? BrailleOptions.mode(environment: environment)
+    let notifyMode =
+      try notify?.mode(environment: environment) ?? NotifyOptions.mode(environment: environment)
+    self.init(braille: brailleMode, notify: notifyMode)
   }
 
-  /// The plan of braille `mode`.
-  init(braille mode: BrailleMode) {
-    switch mode {
-    case .off: self = .speech
-    case .on: self.init(channels: [.speech, .braille], required: [.speech])
-    case .only: self.init(channels: [.braille], required: [.braille])
+  /// The plan of braille `mode` and notification mode `notify`: speech unless one of
+  /// them is `only`; then the channels asked for alone are the ones that must deliver.
+  init(braille mode: BrailleMode, notify: NotifyMode = .off) {
+    var channels: Set<Channel> = []
+    var alone: Set<Channel> = []
+    for (channel, on, only) in [
+      (Channel.braille, mode != .off, mode == .only), (Channel.notification, notify != .off, notify == .only),
+    ] {
+      if on { channels.insert(channel) }
+      if only { alone.insert(channel) }
+    }
+    if alone.isEmpty {
+      self.init(channels: channels.union([.speech]), required: [.speech])
+    } else {
+      self.init(channels: channels, required: alone)
     }
   }
 

@@ -17,6 +17,7 @@ struct Doctor: DeliveringCommand {
       sentence spoken with your settings, and its outcome; the sound server and its default \
       sink; the shell hook of the shell that ran doctor; tmux's hooks inside tmux; the SSH \
       forward in an SSH session; the braille display when ANNOUNCE_BRAILLE is on or only; \
+      the notification server when ANNOUNCE_NOTIFY is on or only; \
       the errors of background runs in the last day; and the outcome log. It ends within 8 \
       seconds. Exit status 0 when speech works, 69 when it cannot be heard (also a muted, \
       silent or null sink), 1 when it works but something else is broken, such as an \
@@ -115,7 +116,7 @@ struct Doctor: DeliveringCommand {
       let (daemonLine, answer) = answered ?? (Self.notAnswering(at: chosen), .unavailable)
       reportSpeech(daemonLine)
       if !plan.uses(.speech) {
-        report(SpokenTestCheck.brailleOnly)
+        report(plan.requires(.braille) ? SpokenTestCheck.brailleOnly : NotificationCheck.notifyOnly)
       } else if answer == .unavailable {
         report(SpokenTestCheck.skipped)
       } else {
@@ -149,6 +150,12 @@ struct Doctor: DeliveringCommand {
     if plan.uses(.braille) {
       let check = BrailleCheck(plan: plan, environment: environment)
       let bound = deadline.share(BrailleCheck.answerBound)
+      report(
+        await Race.within(bound) { await check.run() } ?? check.notAnswering(within: bound))
+    }
+    if plan.uses(.notification) {
+      let check = NotificationCheck(plan: plan, environment: environment)
+      let bound = deadline.share(NotificationCheck.answerBound)
       report(
         await Race.within(bound) { await check.run() } ?? check.notAnswering(within: bound))
     }

@@ -55,6 +55,7 @@ struct SettingsCheck {
     (Settings.maxQueue.variable ?? "", { _ = try Settings.maxQueue.resolved(nil, environment: $0) }),
     (HistorySwitch.variable, { _ = try HistorySwitch.isOn(environment: $0) }),
     (BrailleOptions.variable, { _ = try BrailleOptions.mode(environment: $0) }),
+    (NotifyOptions.variable, { _ = try NotifyOptions.mode(environment: $0) }),
   ]
 
   /// The parser's sentence, and what it does to the runs nobody watches.

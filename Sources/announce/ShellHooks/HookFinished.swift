@@ -45,8 +45,18 @@ struct HookFinished: DeliveringCommand {
     let settings = HookSettings(environment: environment)
     let wording = SpokenLanguage(environment: environment).wording
     guard let sentence = HookMessage.sentence(for: finished, settings: settings, in: wording) else { return }
+    // A desktop notification's body says which command and where: the sentence may
+    // name neither in full.
+    let origin = [finished.commandLine, Self.workingFolder].filter { !$0.isEmpty }.joined(separator: "\n")
     try await HookSpeech.speak(
       sentence, soundIcon: settings.icon(forStatus: status), hook: "The shell hook", environment: environment,
-      signals: signals)
+      origin: origin, signals: signals)
+  }
+
+  /// The folder the hook runs in, which is the shell's; empty when it cannot be read.
+  static var workingFolder: String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return "" }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }

@@ -14,9 +14,11 @@ enum HookSpeech {
   ///
   /// - Parameter hook: who speaks, at the start of a sentence, for the log line that
   ///   says why nothing was said, such as "The shell hook".
+  /// - Parameter origin: where the sentence came from, such as the command line and its
+  ///   folder: the body of its desktop notification, when those are on.
   static func speak(
     _ sentence: String, soundIcon: String? = nil, hook: String, environment: [String: String],
-    signals: ProcessSignals
+    origin: String = "", signals: ProcessSignals
   ) async throws {
     // Out of the terminal's session, so that neither Control-C nor closing the
     // terminal cuts the announcement off. It fails harmlessly when already a leader.
@@ -25,7 +27,8 @@ enum HookSpeech {
     let preamble = failurePreamble(hook: hook, sentence: sentence, environment: environment)
     do {
       var request = try SpokenLanguage(environment: environment).applied(
-        to: AnnounceRequest.hook(speaking: sentence, soundIcon: soundIcon, environment: environment))
+        to: AnnounceRequest.hook(
+          speaking: sentence, soundIcon: soundIcon, environment: environment, origin: origin))
       request.outcomes.failurePreamble = preamble
       result = await AnnounceRun(request, signals: signals).result()
     } catch {

@@ -1,0 +1,47 @@
+import AnnouncerCore
+
+extension AnnounceRun {
+  /// Opens the desktop notification channel the request asks for: `nil` when
+  /// notifications are off (and libsystemd is never loaded). With `--notify`, a server
+  /// that cannot be reached is said in one line and the other channels go ahead without it.
+  ///
+  /// - Throws: with `--notify-only`, the service-unavailable failure that says what to
+  ///   start, after recording the TEXTs as `no-server`, so that `history --missed` lists
+  ///   them and `replay` can bring them back.
+  func openNotifications() async throws(RunFailure) -> NotificationChannel? {
+    guard request.plan.uses(.notification) else { return nil }
+    switch await notificationService.server(environment: request.connection.environment) {
+    case .success(let server):
+      let wording = SpokenLanguage(for: request).floodSummary
+      let notifier = Notifier(
+        server: server, maxOnScreen: request.maxQueue, summary: { wording.sentence($0) })
+      // A server that reads markup in the body would take a command's `<` or `&` for it.
+      let markup = await server.information()?.capabilities.contains("body-markup") ?? false
+      let body =
+        markup ? NotificationChannel.escapingMarkup(request.notificationBody) : request.notificationBody
+      return NotificationChannel(
+        notifier: notifier, address: server.address, terminal: terminal,
+        withSpeech: request.plan.uses(.speech), body: body)
+    case .failure(let unavailable):
+      if request.plan.requires(.notification) {
+        recordNotNotified()
+        throw .serviceUnavailable(unavailable.printedMessage)
+      }
+      terminal.error(unavailable.printedMessage)
+      return nil
+    }
+  }
+
+  /// `--notify-only` with no server: records each TEXT as `no-server`, missed, for replay.
+  private func recordNotNotified() {
+    guard let recorder else { return }
+    for (index, text) in request.texts.enumerated() {
+      let ssml = request.defaults.isSSML
+      let shown = ShownText.oneLine(ssml ? text : Announcement(text).asSpoken.text, ssml: ssml)
+      guard SpeakableText.hasSpeech(shown) else { continue }
+      let id = AnnouncementID(index + 1)
+      recorder.queued(Announcement(shown), as: id)
+      recorder.reported(NotificationReport(id: id, text: shown, outcome: .noServer, time: .zero))
+    }
+  }
+}
