@@ -28,6 +28,10 @@ let package = Package(
     // sd-bus's header only, with no `link`: AnnouncerCore opens libsystemd with dlopen when
     // desktop notifications are asked for (see docs/notify.md).
     .systemLibrary(name: "CSdBus", providers: [.apt(["libsystemd-dev"])]),
+    // cmark-gfm's headers only, with no `link`: AnnouncerCore opens libcmark-gfm with dlopen
+    // when Markdown is asked for.
+    .systemLibrary(
+      name: "CCmarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
     // glibc's POSIX_SPAWN_SETSID, which Swift's Glibc module does not show.
     .systemLibrary(name: "CSpawn"),
     // glibc's pidfd_open and pidfd_send_signal, which Swift's Glibc module does not show.
@@ -43,6 +47,7 @@ let package = Package(
         "CSpeechd",
         "CBrlapi",
         "CSdBus",
+        "CCmarkGFM",
         "CLibXML2",
         .product(name: "DequeModule", package: "swift-collections"),
       ]
