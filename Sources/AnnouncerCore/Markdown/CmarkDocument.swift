@@ -3,6 +3,9 @@ import CCmarkGFM
 /// A Markdown document parsed by cmark-gfm, with GitHub's tables, autolinks and
 /// strikethrough, as a walk of ``MarkdownEvent``s.
 package enum CmarkDocument {
+  /// Whether cmark-gfm is installed; asking loads it.
+  package static var isAvailable: Bool { Libcmark.shared != nil }
+
   /// The walk of `markdown`; `nil` when cmark-gfm is not installed.
   ///
   /// cmark's iterator walks the tree without recursion, so a hostile document (100,000

@@ -37,6 +37,7 @@ struct Announce: DeliveringCommand {
   @OptionGroup(title: Self.modesTitle) var detach: DetachOptions
   @OptionGroup(title: "Braille") var braille: BrailleOptions
   @OptionGroup(title: "Desktop notifications") var notify: NotifyOptions
+  @OptionGroup(title: "Reading Markdown and JSON") var reading: ReadingOptions
 
   /// One section of the help for the options that choose what a run does: each is
   /// too small to be a section of its own.
@@ -87,6 +88,12 @@ struct Announce: DeliveringCommand {
           "\"-\" reads standard input and must be the only TEXT; give the texts without \"-\", or pipe them all in."
         ))
     }
+    if input.format == .jsonDocument && texts.count > 1 {
+      throw ValidationError(
+        localized(
+          "--input json-document reads one document, from standard input or from one TEXT; give at most one TEXT."
+        ))
+    }
     if input.format == .json && !readsStandardInput {
       throw ValidationError(localized("--input json reads standard input; give no TEXT, or \"-\"."))
     }
@@ -112,6 +119,7 @@ struct Announce: DeliveringCommand {
       ? .list(modules: listing.modules, voices: listing.voices) : detach.requested ? .detach : .speak
     return AnnounceRequest(
       work: work, input: readsStandardInput ? .standardInput(input.format) : .texts(texts),
+      reading: try reading.reading(format: input.format),
       defaults: defaults, maxQueue: announcerOptions.resolvedMaxQueue,
       whenDone: announcerOptions.whenDone.map {
         AnnounceRequest.WhenDone(pid: pid_t($0), isPassedIn: detach.isBackgroundHalf)

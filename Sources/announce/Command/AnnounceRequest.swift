@@ -72,6 +72,8 @@ struct AnnounceRequest: Sendable {
   var work = Work.speak
   /// What it speaks.
   var input: Input
+  /// How each input's text is read: its JSON fields, Markdown, its source, a long text.
+  var reading = TextReading()
   /// Every setting: the announcement each input becomes, before the fields of a JSON line.
   var defaults = Announcement("")
   /// At most this many announcements wait; flood control skips the oldest beyond it.

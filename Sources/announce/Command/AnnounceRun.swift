@@ -38,8 +38,9 @@ struct AnnounceRun {
     self.terminal = terminal
     recorder = outcomes.history.map {
       HistoryRecorder(
-        log: $0, replays: outcomes.replays, plan: request.plan, terminal: outcomes.unattended ? nil : terminal
-      )
+        log: $0, replays: outcomes.replays, plan: request.plan,
+        terminal: outcomes.unattended ? nil : terminal,
+        keepsRejected: request.reading.format == .jsonDocument)
     }
   }
 
@@ -201,10 +202,11 @@ struct AnnounceRun {
     let loop = DeliveryLoop(
       plan: request.plan, channels: channels, sinks: sinks(), terminal: terminal, defaults: defaults)
     let lines = inputLines()
-    let format: InputOptions.Format =
-      if case .standardInput(let format) = request.input { format } else { .lines }
+    var formatted = request.reading
+    if case .standardInput(let format) = request.input { formatted.format = format }
+    let reading = formatted
     return await RunDriver(signals: signals).run(channels: channels.map { $0 as any StoppableChannel }) {
-      await loop.run(lines, format: format)
+      await loop.run(lines, reading: reading)
     }
   }
 
@@ -231,6 +233,7 @@ struct AnnounceRun {
 
   /// The announcements: the TEXT arguments, or the lines of standard input.
   func inputLines() -> AsyncStream<InputLines.Line> {
+    if request.input == .standardInput(.jsonDocument) { return InputDocument.standardInput() }
     if request.readsStandardInput { return InputLines.standardInput() }
     let texts = request.texts
     return AsyncStream { continuation in

@@ -260,14 +260,17 @@ struct OutputOptions: ParsableArguments {
 /// How standard input is read.
 struct InputOptions: ParsableArguments {
   /// The ways standard input can be read.
-  enum Format: String, ExpressibleByArgument, CaseIterable {
+  enum Format: String, ExpressibleByArgument, CaseIterable, Sendable {
     case lines, json
+    /// One JSON object, from standard input whether or not it spans lines, or from the
+    /// one TEXT: a coding agent's hook payload.
+    case jsonDocument = "json-document"
   }
 
   @Option(
     name: .customLong("input"),
     help: ArgumentHelp(
-      "How standard input is read: one announcement per line, or one JSON object per line.",
+      "How the input is read: one announcement per line, one JSON object per line, or one JSON document (from standard input or the one TEXT).",
       valueName: "format"))
   var format: Format = .lines
 }

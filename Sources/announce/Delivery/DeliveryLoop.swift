@@ -41,7 +41,7 @@ final class DeliveryLoop: ChannelReporting {
   }
 
   /// Delivers every line on every channel, waits until each channel is done, and sums up.
-  func run(_ lines: AsyncStream<InputLines.Line>, format: InputOptions.Format) async -> RunSummary {
+  func run(_ lines: AsyncStream<InputLines.Line>, reading: TextReading) async -> RunSummary {
     for channel in channels { channel.start(reporting: self) }
     let used = Set(channels.map(\.channel))
     let showing = channels.contains { $0.showsText }
@@ -49,7 +49,8 @@ final class DeliveryLoop: ChannelReporting {
     var count = 0
     for await line in lines {
       for channel in channels { await channel.ready() }
-      switch await checked(AnnouncementLineReader.announcement(for: line, format: format, defaults: defaults))
+      switch await checked(
+        AnnouncementLineReader.announcement(for: line, reading: reading, defaults: defaults))
       {
       case .success(let announcement):
         // A line of nothing but escape sequences is as blank as an empty one.

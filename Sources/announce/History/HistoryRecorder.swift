@@ -26,14 +26,22 @@ final class HistoryRecorder: EventSink {
   private let waiting = Mutex<[AnnouncementID: (announcement: Announcement, channels: Int)]>([:])
   /// Appends the records, on a thread of its own.
   private let writer: HistoryWriter
+  /// Whether a rejected input is recorded: the one JSON document of a run is, since it
+  /// is often a hook's whose standard error nobody reads (`--input json-document`).
+  private let keepsRejected: Bool
   /// - Parameters:
   ///   - log: where the outcomes are written.
   ///   - replays: the key of the recorded announcement the run speaks again, which each
   ///     outcome then names in `replays`; `nil` for a run of its own.
   ///   - plan: the run's channels, and which of them must deliver.
   ///   - terminal: where the first failure to write is said; `nil` when nobody hears it.
-  init(log: OutcomeLog, replays: String? = nil, plan: DeliveryPlan = .speech, terminal: Terminal?) {
+  ///   - keepsRejected: whether a rejected input is recorded, with its reason.
+  init(
+    log: OutcomeLog, replays: String? = nil, plan: DeliveryPlan = .speech, terminal: Terminal?,
+    keepsRejected: Bool = false
+  ) {
     self.log = log
+    self.keepsRejected = keepsRejected
     self.replays = replays
     self.plan = plan
     self.terminal = terminal
@@ -106,8 +114,16 @@ final class HistoryRecorder: EventSink {
   }
 
   /// A rejected input line is no outcome the history shows, and a flood of them would
-  /// push out those it does: it is not recorded.
-  func rejected(line: Int, input: String, reason: String, time: Duration) {}
+  /// push out those it does: it is not recorded, except for a run's one JSON document
+  /// (``keepsRejected``), whose record keeps its start and the reason in English.
+  func rejected(line: Int, input: String, reason: String, time: Duration) {
+    guard keepsRejected else { return }
+    let text = OutcomeLog.cut(input, toBytes: OutcomeLog.maxTextBytes)
+    write(
+      OutcomeLog.stamped(
+        "{\"event\":\"rejected\",\"text\":" + OutcomeLog.quoted(text) + ",\"reason\":"
+          + OutcomeLog.quoted(reason) + "}", at: Date(), pid: getpid()))
+  }
 
   /// The log line of `report`'s record, given the announcement the run queued: the
   /// report as `--json` has it, with the whole text instead of a part's, the record's

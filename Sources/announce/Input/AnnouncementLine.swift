@@ -17,6 +17,14 @@ struct AnnouncementLine: Sendable {
 
   /// Decodes one line; throws a ``LineError`` with a sentence for people.
   static func decode(_ line: String) throws(LineError) -> AnnouncementLine {
+    try decode(line, reading: TextReading(format: .json))
+  }
+
+  /// Decodes one line or document as `reading` says: its text from `reading`'s text
+  /// field, said from the source its source field names; the settings of a JSON line,
+  /// but never a document's, whose fields are another program's (Codex CLI's `type` is
+  /// no voice type).
+  static func decode(_ line: String, reading: TextReading) throws(LineError) -> AnnouncementLine {
     if let problem = JSONLineCheck.problem(in: line) { throw problem }
     let fields: [String: JSONValue]
     do {
@@ -24,22 +32,27 @@ struct AnnouncementLine: Sendable {
     } catch {
       throw LineError(localized("it is not a JSON object such as {\"text\": \"Saved\"}"))
     }
+    let field = reading.textField
+    let shownField = JSONLineCheck.shown(field)
     let text: String
-    switch fields["text"] ?? .null {
-    case .null: throw LineError(localized("the object has no \"text\" field"))
+    switch fields[field] ?? .null {
+    case .null: throw LineError(localized("the object has no \"{field}\" field", ["field": shownField]))
     case .string(let value): text = value
     case let other:
-      throw LineError(localized("\"text\" must be a string, not {value}", ["value": other.description]))
+      throw LineError(
+        localized(
+          "\"{field}\" must be a string, not {value}", ["field": shownField, "value": other.description]))
     }
     if InputLines.cleaned(text) == nil {
-      throw LineError(localized("the \"text\" field is empty"))
+      throw LineError(localized("the \"{field}\" field is empty", ["field": shownField]))
     }
+    let source = reading.sourceField.flatMap { fields[$0]?.string }
     var changes: [AnnouncementChange] = []
-    for setting in Settings.all {
+    for setting in Settings.all where reading.format == .json {
       guard let key = setting.jsonKey, let value = fields[key], value != .null else { continue }
       changes.append(try setting.change(from: value))
     }
-    return AnnouncementLine(text: text, changes: changes)
+    return AnnouncementLine(text: reading.spoken(text, source: source), changes: changes)
   }
 
   /// This line as an announcement, with `defaults` for every field it leaves out.

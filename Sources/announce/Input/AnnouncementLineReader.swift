@@ -1,13 +1,31 @@
 import AnnouncerCore
 
 /// What an input line becomes: the run's announcement with the line's text, or with a
-/// JSON line's text and options (`--input json`); SSML is checked here.
+/// JSON line's text and options (`--input json`), or a JSON document's text; Markdown,
+/// the source and a long text's shortening as ``TextReading`` says; SSML is checked here.
 enum AnnouncementLineReader {
   /// The announcement of `line` read as `format`, starting from `defaults`, or why it
   /// is rejected.
   static func announcement(
     for line: InputLines.Line, format: InputOptions.Format, defaults: Announcement
   ) -> Result<Announcement, LineError> {
+    announcement(for: line, reading: TextReading(format: format), defaults: defaults)
+  }
+
+  /// The announcement of `line` read as `reading` says, starting from `defaults`, or why
+  /// it is rejected.
+  static func announcement(
+    for line: InputLines.Line, reading: TextReading, defaults: Announcement
+  ) -> Result<Announcement, LineError> {
+    if line.isOverlong, reading.format == .jsonDocument {
+      return .failure(
+        LineError(
+          localized(
+            "the document is longer than the limit of {mebibytes} MiB ({bytes} bytes); send a shorter one",
+            [
+              "mebibytes": String(InputDocument.maxBytes >> 20), "bytes": String(InputDocument.maxBytes),
+            ])))
+    }
     if line.isOverlong {
       return .failure(
         LineError(
@@ -17,12 +35,13 @@ enum AnnouncementLineReader {
     }
     var announcement = defaults
     // The text is made speakable once, by the delivery loop's item.
-    switch format {
+    switch reading.format {
     case .lines:
-      announcement.text = line.text
-    case .json:
+      announcement.text = reading.spoken(line.text, source: nil)
+    case .json, .jsonDocument:
       do {
-        announcement = try AnnouncementLine.decode(line.text).announcement(defaults: defaults)
+        announcement = try AnnouncementLine.decode(line.text, reading: reading).announcement(
+          defaults: defaults)
       } catch {
         return .failure(error)
       }

@@ -1,0 +1,59 @@
+import AnnouncerCore
+
+/// How each input becomes the text of an announcement: the input's format, the JSON
+/// fields that hold the text and its source, whether the text is Markdown, and whether a
+/// long text is shortened for speech. The command line makes one (``ReadingOptions``);
+/// the hooks and `announce replay` read plain text.
+struct TextReading: Sendable, Equatable {
+  /// How the input is read: plain lines, JSON lines, or one JSON document.
+  var format = InputOptions.Format.lines
+  /// The field of a JSON object that holds the text (`--text-field`).
+  var textField = "text"
+  /// Where the text came from, said before it (`--source`).
+  var source: String?
+  /// The field of a JSON object whose value names the source (`--source-field`).
+  var sourceField: String?
+  /// Whether the text is Markdown, said as ``MarkdownProse`` says it (`--markdown`).
+  var markdown = false
+  /// Whether a long text is said whole (`--full-text`) rather than shortened.
+  var fullText = false
+
+  /// Whether the input is JSON, whose fields `--text-field` and `--source-field` name.
+  var readsJSON: Bool { format == .json || format == .jsonDocument }
+
+  /// Whether a long text is shortened for speech (``LongText``): a Markdown text or a
+  /// JSON document is someone's reply, which a listener wants the gist of; a plain line,
+  /// such as a log's, is said whole, as it always was.
+  var shortens: Bool { !fullText && (markdown || format == .jsonDocument) }
+
+  /// The longest source said, in characters: a folder's name is shorter, and a hostile
+  /// `cwd` of a megabyte must not drown the message.
+  static let longestSource = 80
+
+  /// `text` as it is said: Markdown as prose, shortened when long, after its source.
+  func spoken(_ text: String, source found: String?) -> String {
+    var result = text
+    if markdown, let events = CmarkDocument.events(of: text) {
+      result = MarkdownProse().prose(of: events)
+    }
+    if shortens { result = LongText.shortened(result) }
+    guard let source = Self.named(found ?? source) else { return result }
+    return source + ": " + result
+  }
+
+  /// The name a source is said by: the last component of a path (`/home/ana/shop/` is
+  /// `shop`), on one line, cut to ``longestSource`` characters; `nil` when nothing is left.
+  static func named(_ source: String?) -> String? {
+    guard let source, let component = source.split(separator: "/").last else { return nil }
+    let words = component.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+    guard !words.isEmpty else { return nil }
+    return words.count > longestSource ? String(words.prefix(longestSource - 1)) + "…" : words
+  }
+}
+
+extension DeliveryLoop {
+  /// Delivers every line read as plain `format`, with no field, source or Markdown.
+  func run(_ lines: AsyncStream<InputLines.Line>, format: InputOptions.Format) async -> RunSummary {
+    await run(lines, reading: TextReading(format: format))
+  }
+}
