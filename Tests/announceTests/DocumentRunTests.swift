@@ -24,7 +24,7 @@ import Testing
       let speaking = service.speakEverything()
       var reading = TextReading(format: .jsonDocument, textField: "message", sourceField: "cwd")
       reading.markdown = true
-      let payload = #"{"cwd": "/home/ana/src/shop", "message": "Claude needs your **permission**"}"#
+      let payload = #"{"cwd": "\#(UnusedPath.folder())/shop", "message": "Claude needs your **permission**"}"#
       let result = await AnnounceRun(request(payload, reading: reading, log: log), service: service).result()
       #expect(ExitStatus.of(result) == 0)
       await service.backend.close()

@@ -1,8 +1,13 @@
 import AnnouncerCore
+import AnnouncerTesting
 import ArgumentParser
 import Testing
 
 @testable import announce
+
+/// The folder every path in these tests starts from: nothing makes it, and the tests only
+/// read its name.
+private let projects = UnusedPath.folder()
 
 /// How a text is read for issue #49: a JSON document's text field, its source, Markdown
 /// as prose and a long reply shortened, and the rejections of what cannot be read.
@@ -18,8 +23,8 @@ import Testing
   }
 
   static let claudeNotification = """
-    {"session_id": "abc123", "transcript_path": "/home/ana/.claude/projects/shop/abc123.jsonl",
-     "cwd": "/home/ana/src/shop", "hook_event_name": "Notification",
+    {"session_id": "abc123", "transcript_path": "\(projects)/.claude/abc123.jsonl",
+     "cwd": "\(projects)/shop", "hook_event_name": "Notification",
      "message": "Claude needs your permission to use Bash"}
     """
 
@@ -39,7 +44,7 @@ import Testing
   }
 
   static let sourceNames: [(String?, String?)] = [
-    ("/home/ana/src/shop", "shop"), ("/home/ana/src/shop/", "shop"), ("shop", "shop"), ("/", nil),
+    (projects + "/shop", "shop"), (projects + "/shop/", "shop"), ("shop", "shop"), ("/", nil),
     ("  ", nil), ("my\nproject", "my project"), (nil, nil),
   ]
 
@@ -64,7 +69,7 @@ import Testing
   @Test func aMissingTextFieldIsRejectedNamingTheField() {
     let reading = TextReading(format: .jsonDocument, textField: "message")
     #expect(
-      read(#"{"cwd": "/a"}"#, reading) == .failure(LineError("the object has no \"message\" field")))
+      read(#"{"cwd": "shop"}"#, reading) == .failure(LineError("the object has no \"message\" field")))
   }
 
   @Test func aTextFieldThatIsNoStringIsRejectedNamingItsValue() {
