@@ -182,3 +182,26 @@ extension SpeakingTests.AgentRecipes {
   static let geminiAfterAgent =
     "announce --input json-document --text-field prompt_response --source-field cwd --markdown"
 }
+
+/// docs/agents.md gives the recipes the real-stack tests run, word for word.
+@Suite struct AgentRecipePageTests {
+  static let page: String = {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    return (try? String(contentsOf: root.appendingPathComponent("docs/agents.md"), encoding: .utf8)) ?? ""
+  }()
+
+  /// `command` as a JSON string writes it, without its outer quotes.
+  func inJSON(_ command: String) -> String { command.replacingOccurrences(of: "\"", with: "\\\"") }
+
+  @Test func thePageGivesEachTestedRecipe() {
+    let recipes = SpeakingTests.AgentRecipes.self
+    #expect(!Self.page.isEmpty)
+    #expect(Self.page.contains("\"command\": \"" + inJSON(recipes.claudeNotification) + "\""))
+    #expect(Self.page.contains("\"command\": \"" + inJSON(recipes.claudeStop) + "\""))
+    #expect(Self.page.contains("\"command\": \"" + inJSON(recipes.geminiAfterAgent) + "\""))
+    #expect(Self.page.contains("notifications-command: " + recipes.aider + "\n"))
+    let codex = recipes.codexNotify(announce: "announce").map { "\"" + $0 + "\"" }.joined(separator: ", ")
+    #expect(Self.page.contains("notify = [" + codex + "]\n"))
+  }
+}
