@@ -64,6 +64,25 @@ import Testing
     }
   }
 
+  @Test func aLongReplyIsSaidShortenedAndTheHistoryKeepsItWhole() async throws {
+    try await withTemporaryLog { log in
+      let speaking = service.speakEverything()
+      let details = String(repeating: "Then the reader changed, and its tests. ", count: 10)
+      let payload = #"{"last-assistant-message": "I renamed **parse**. The tests pass. \#(details)"}"#
+      var reading = Self.codex
+      reading.source = "shop"
+      let result = await AnnounceRun(request(payload, reading: reading, log: log), service: service).result()
+      #expect(ExitStatus.of(result) == 0)
+      await service.backend.close()
+      let said = "shop: I renamed parse. The tests pass. "
+      let spoken = await speaking.value
+      #expect(spoken.count == 1 && spoken.first?.hasPrefix(said) == true, "\(spoken)")
+      #expect((spoken.first?.count ?? .max) <= "shop: ".count + LongText.limit)
+      let recorded = try #require(History(log: log).outcomes.first?.text)
+      #expect(recorded == said + details.trimmingCharacters(in: .whitespaces))
+    }
+  }
+
   static let hostileMarkdown: [(String, String)] = [
     (String(repeating: ">", count: 100_000) + " deep", "deep."),
     ("see [the docs](https://example.com/" + String(repeating: "a", count: 100_000), "see [the docs]("),

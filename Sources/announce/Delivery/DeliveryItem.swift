@@ -13,14 +13,20 @@ struct DeliveryItem: Sendable {
   let shown: String
   /// The channels it goes to, each of which ends it with an outcome of its own.
   let channels: Set<Channel>
+  /// The whole text, when a long one is said shortened (``LongText``): the history keeps it.
+  let whole: String?
 
   /// The item of `announcement`, as `id`, for `channels`; `showing` when one of them
   /// shows the text: making it walks the text's every scalar, which a run with speech
   /// alone, such as bench/run's row 6c of 50,000 lines, would do for nothing.
-  init(id: AnnouncementID, announcement: Announcement, channels: Set<Channel>, showing: Bool = true) {
+  init(
+    id: AnnouncementID, announcement: Announcement, channels: Set<Channel>, showing: Bool = true,
+    whole: String? = nil
+  ) {
     self.id = id
     spoken = announcement.asSpoken
     shown = showing ? ShownText.oneLine(spoken.text, ssml: spoken.isSSML) : spoken.text
     self.channels = channels
+    self.whole = whole
   }
 }

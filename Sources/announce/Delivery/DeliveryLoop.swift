@@ -49,15 +49,15 @@ final class DeliveryLoop: ChannelReporting {
     var count = 0
     for await line in lines {
       for channel in channels { await channel.ready() }
-      switch await checked(
-        AnnouncementLineReader.announcement(for: line, reading: reading, defaults: defaults))
-      {
+      let read = AnnouncementLineReader.read(line, reading: reading, defaults: defaults)
+      switch await checked(read.map(\.announcement)) {
       case .success(let announcement):
         // A line of nothing but escape sequences is as blank as an empty one.
         guard announcement.isSSML || SpeakableText.hasSpeech(announcement.text) else { continue }
         count += 1
         let item = DeliveryItem(
-          id: AnnouncementID(count), announcement: announcement, channels: used, showing: showing)
+          id: AnnouncementID(count), announcement: announcement, channels: used, showing: showing,
+          whole: try? read.get().whole)
         // The sinks hear of it before any channel takes it, so its history entry exists
         // when its first outcome comes.
         for sink in sinks { sink.queued(item) }

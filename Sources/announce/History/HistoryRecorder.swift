@@ -58,9 +58,12 @@ final class HistoryRecorder: EventSink {
   /// holds the input back while outcomes are being reported.
   static let maxUnreported = 4_096
 
-  /// Keeps `item` until each of its channels has ended it.
+  /// Keeps `item` until each of its channels has ended it: with its whole text, when
+  /// what is said is a long one shortened.
   func queued(_ item: DeliveryItem) {
-    queued(item.spoken, as: item.id, channels: item.channels.count)
+    var announcement = item.spoken
+    if let whole = item.whole { announcement.text = whole }
+    queued(announcement, as: item.id, channels: item.channels.count)
   }
 
   /// Keeps `announcement`, already spoken (``Announcement/asSpoken``), until each of its

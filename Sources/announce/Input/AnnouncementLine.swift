@@ -12,6 +12,8 @@ import FoundationEssentials
 struct AnnouncementLine: Sendable {
   /// What to say.
   var text: String
+  /// The whole text, when ``text`` is a long one shortened for speech; the history keeps it.
+  var whole: String? = nil
   /// What the line's other fields do to an announcement, in the order of ``Settings/all``.
   private var changes: [AnnouncementChange]
 
@@ -52,7 +54,8 @@ struct AnnouncementLine: Sendable {
       guard let key = setting.jsonKey, let value = fields[key], value != .null else { continue }
       changes.append(try setting.change(from: value))
     }
-    return AnnouncementLine(text: reading.spoken(text, source: source), changes: changes)
+    let said = reading.said(text, source: source)
+    return AnnouncementLine(text: said.spoken, whole: said.whole, changes: changes)
   }
 
   /// This line as an announcement, with `defaults` for every field it leaves out.

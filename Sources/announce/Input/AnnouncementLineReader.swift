@@ -17,6 +17,21 @@ enum AnnouncementLineReader {
   static func announcement(
     for line: InputLines.Line, reading: TextReading, defaults: Announcement
   ) -> Result<Announcement, LineError> {
+    read(line, reading: reading, defaults: defaults).map(\.announcement)
+  }
+
+  /// What one input line becomes: its announcement, and the whole text the history keeps
+  /// when the announcement says a long one shortened.
+  struct Read: Sendable {
+    var announcement: Announcement
+    var whole: String?
+  }
+
+  /// What `line` becomes when read as `reading` says, starting from `defaults`, or why it
+  /// is rejected.
+  static func read(
+    _ line: InputLines.Line, reading: TextReading, defaults: Announcement
+  ) -> Result<Read, LineError> {
     if line.isOverlong, reading.format == .jsonDocument {
       return .failure(
         LineError(
@@ -34,14 +49,16 @@ enum AnnouncementLineReader {
             ["mebibytes": String(InputLines.maxLineBytes >> 20), "bytes": String(InputLines.maxLineBytes)])))
     }
     var announcement = defaults
+    var whole: String?
     // The text is made speakable once, by the delivery loop's item.
     switch reading.format {
     case .lines:
-      announcement.text = reading.spoken(line.text, source: nil)
+      (announcement.text, whole) = reading.said(line.text, source: nil)
     case .json, .jsonDocument:
       do {
-        announcement = try AnnouncementLine.decode(line.text, reading: reading).announcement(
-          defaults: defaults)
+        let decoded = try AnnouncementLine.decode(line.text, reading: reading)
+        announcement = decoded.announcement(defaults: defaults)
+        whole = decoded.whole
       } catch {
         return .failure(error)
       }
@@ -49,6 +66,6 @@ enum AnnouncementLineReader {
     if announcement.isSSML, let problem = SSMLValidator.check(announcement.text) {
       return .failure(LineError(problem.printedPhrase, english: problem.phrase))
     }
-    return .success(announcement)
+    return .success(Read(announcement: announcement, whole: whole))
   }
 }

@@ -31,14 +31,18 @@ struct TextReading: Sendable, Equatable {
   static let longestSource = 80
 
   /// `text` as it is said: Markdown as prose, shortened when long, after its source.
-  func spoken(_ text: String, source found: String?) -> String {
-    var result = text
+  func spoken(_ text: String, source found: String?) -> String { said(text, source: found).spoken }
+
+  /// `text` as it is said, and, when that is a shortening, the whole of it as it would be
+  /// said with `--full-text`, which the history keeps instead.
+  func said(_ text: String, source found: String?) -> (spoken: String, whole: String?) {
+    var prose = text
     if markdown, let events = CmarkDocument.events(of: text) {
-      result = MarkdownProse().prose(of: events)
+      prose = MarkdownProse().prose(of: events)
     }
-    if shortens { result = LongText.shortened(result) }
-    guard let source = Self.named(found ?? source) else { return result }
-    return source + ": " + result
+    let spoken = shortens ? LongText.shortened(prose) : prose
+    let prefix = Self.named(found ?? source).map { $0 + ": " } ?? ""
+    return (prefix + spoken, spoken == prose ? nil : prefix + prose)
   }
 
   /// The name a source is said by: the last component of a path (`/home/ana/shop/` is
