@@ -98,6 +98,19 @@ private let projects = UnusedPath.folder()
           LineError("the document is longer than the limit of 16 MiB (16777216 bytes); send a shorter one")))
   }
 
+  @Test func anSSMLDocumentIsNeverReadAsMarkdownNorGivenASource() throws {
+    let ssml = "<speak>Build <emphasis>failed</emphasis></speak>"
+    let reading = TextReading(format: .json, source: "shop", markdown: true)
+    let line = #"{"text": "\#(ssml)", "ssml": true}"#
+    #expect(try spoken(line, reading) == ssml)
+    var ssmlDefaults = Announcement("")
+    ssmlDefaults.isSSML = true
+    let plain = AnnouncementLineReader.announcement(
+      for: InputLines.Line(number: 1, text: ssml), reading: TextReading(source: "shop", markdown: true),
+      defaults: ssmlDefaults)
+    #expect(try plain.get().text == ssml)
+  }
+
   @Test func aJSONLineStillTakesItsSettingsAndItsTextFromText() throws {
     let announcement = try read(#"{"text": "Saved", "rate": 50}"#, TextReading(format: .json)).get()
     #expect(announcement.text == "Saved")

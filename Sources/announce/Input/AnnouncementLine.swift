@@ -14,6 +14,9 @@ struct AnnouncementLine: Sendable {
   var text: String
   /// The whole text, when ``text`` is a long one shortened for speech; the history keeps it.
   var whole: String? = nil
+  /// The text field as given, which an SSML document keeps: Markdown, a source and a
+  /// shortening would break its markup.
+  var given: String = ""
   /// What the line's other fields do to an announcement, in the order of ``Settings/all``.
   private var changes: [AnnouncementChange]
 
@@ -55,7 +58,7 @@ struct AnnouncementLine: Sendable {
       changes.append(try setting.change(from: value))
     }
     let said = reading.said(text, source: source)
-    return AnnouncementLine(text: said.spoken, whole: said.whole, changes: changes)
+    return AnnouncementLine(text: said.spoken, whole: said.whole, given: text, changes: changes)
   }
 
   /// This line as an announcement, with `defaults` for every field it leaves out.

@@ -53,12 +53,17 @@ enum AnnouncementLineReader {
     // The text is made speakable once, by the delivery loop's item.
     switch reading.format {
     case .lines:
-      (announcement.text, whole) = reading.said(line.text, source: nil)
+      (announcement.text, whole) = defaults.isSSML ? (line.text, nil) : reading.said(line.text, source: nil)
     case .json, .jsonDocument:
       do {
         let decoded = try AnnouncementLine.decode(line.text, reading: reading)
         announcement = decoded.announcement(defaults: defaults)
-        whole = decoded.whole
+        // SSML is said as its markup says: never as Markdown, after a source, or shortened.
+        if announcement.isSSML {
+          announcement.text = decoded.given
+        } else {
+          whole = decoded.whole
+        }
       } catch {
         return .failure(error)
       }
