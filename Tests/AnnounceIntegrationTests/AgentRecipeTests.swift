@@ -46,9 +46,11 @@ extension SpeakingTests {
       }.filter { $0["event"] as? String == event }.compactMap { $0["text"] as? String }
     }
 
-    /// Checks that `sentence` was sent to speech-dispatcher, played, and kept as spoken.
+    /// Checks that `sentence` was sent to speech-dispatcher, played, and kept as spoken, or
+    /// that the history keeps `whole` for it, when it is a long text shortened.
     func expectHeard(
-      _ sentence: String, in run: (result: Command.Result, sent: String, speech: Double), folder: String
+      _ sentence: String, in run: (result: Command.Result, sent: String, speech: Double), folder: String,
+      whole: String? = nil
     ) {
       #expect(run.result.status == 0, "\(run.result.standardError)")
       // announce marks each sentence's end for its progress; the words are what was said.
@@ -56,7 +58,7 @@ extension SpeakingTests {
         of: #"<mark name="[^"]*"/>"#, with: "", options: .regularExpression)
       #expect(said.contains("<speak>" + sentence + "</speak>"), "\(said.suffix(400))")
       #expect(run.speech > 0.5, "\(run.speech) s of speech played")
-      #expect(texts("spoken", folder: folder) == [sentence])
+      #expect(texts("spoken", folder: folder) == [whole ?? sentence])
     }
 
     @Test func markdownIsHeardAsProse() throws {
@@ -131,7 +133,11 @@ extension SpeakingTests {
       // Codex runs the notify program itself, with the payload as its last argument.
       let heard = try run(AgentRecipes.codexNotify(announce: Command.announce) + [payload], folder: folder)
       expectHeard(
-        "shop: I renamed parse to parseLine in three files. The tests pass.", in: heard, folder: folder)
+        "shop: I renamed parse to parseLine in three files. The tests pass.", in: heard, folder: folder,
+        whole:
+          "shop: I renamed parse to parseLine in three files. The tests pass. Here is what changed in each "
+          + "file, in detail, so that you can review it before you commit: first the parser, then the reader, "
+          + "then the tests.")
     }
 
     @Test func aidersNotificationsCommandIsHeard() throws {
@@ -153,6 +159,32 @@ extension SpeakingTests {
       expectHeard("shop: The build is fixed.", in: heard, folder: folder)
       // Gemini CLI reads a hook's standard output as JSON: announce prints nothing there.
       #expect(heard.result.standardOutput.isEmpty)
+    }
+
+    @Test func aTenMegabyteReplyIsSaidShortenedAndALargerDocumentIsRejected() throws {
+      let folder = try freshFolder()
+      defer { try? FileManager.default.removeItem(atPath: folder) }
+      let words = String(repeating: "and then some more words ", count: 400_000)
+      let reply = #"{"message": "Done. "# + words + "\"}\n"
+      #expect(reply.utf8.count > 10_000_000)
+      let heard = try run(shell(AgentRecipes.claudeNotification), payload: reply, folder: folder)
+      #expect(heard.result.status == 0, "\(heard.result.standardError)")
+      let said = heard.sent.replacingOccurrences(
+        of: #"<mark name="[^"]*"/>"#, with: "", options: .regularExpression)
+      #expect(said.contains("<speak>Done.</speak>"), "\(said.suffix(400))")
+      #expect(heard.speech > 0.1)
+      // The history keeps the whole reply, as far as a record keeps any text.
+      let kept = texts("spoken", folder: folder)
+      #expect(kept.count == 1 && kept.first?.hasPrefix("Done. and then some more words") == true)
+      #expect((kept.first?.utf8.count ?? .max) <= 1_000)
+      let tooLarge = #"{"message": "Done. "# + String(repeating: words, count: 2) + "\"}\n"
+      let rejected = try run(shell(AgentRecipes.claudeNotification), payload: tooLarge, folder: folder)
+      #expect(rejected.result.status == 65)
+      #expect(
+        rejected.result.standardError
+          == "Skipped input line 1: the document is longer than the limit of 16 MiB (16777216 bytes); "
+          + "send a shorter one.\n")
+      #expect(texts("rejected", folder: folder).count == 1)
     }
 
     @Test func aPayloadWithoutItsFieldIsOneLineAndExit65AndIsRecordedAsRejected() throws {
