@@ -111,6 +111,17 @@ private let projects = UnusedPath.folder()
     #expect(try plain.get().text == ssml)
   }
 
+  @Test func theBrailleDisplayShowsTheWordsThatAreSaid() throws {
+    try #require(CmarkDocument.isAvailable)
+    let announcement = try read(
+      "Run `make` as **root**, see <https://example.com/a>", TextReading(markdown: true)
+    )
+    .get()
+    let item = DeliveryItem(id: AnnouncementID(1), announcement: announcement, channels: [.speech, .braille])
+    #expect(item.spoken.text == "Run make as root, see link to example.com.")
+    #expect(item.shown == item.spoken.text)
+  }
+
   @Test func aJSONLineStillTakesItsSettingsAndItsTextFromText() throws {
     let announcement = try read(#"{"text": "Saved", "rate": 50}"#, TextReading(format: .json)).get()
     #expect(announcement.text == "Saved")
