@@ -117,6 +117,25 @@ extension SpeakingTests {
       #expect(texts("spoken", folder: folder) == ["shop: Claude finished", "shop: Claude finished"])
     }
 
+    @Test func aRecipeWithDetachReturnsAtOnceAndIsHeardInTheBackground() throws {
+      let folder = try freshFolder()
+      defer { try? FileManager.default.removeItem(atPath: folder) }
+      // No recorder in between: the background process speaks after this run returns.
+      var environment = stack.clientEnvironment(["XDG_STATE_HOME": folder + "/state"])
+      let binaries = (Command.announce as NSString).deletingLastPathComponent
+      environment["PATH"] = binaries + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+      let result = try Command.run(
+        "/bin/sh", shell(AgentRecipes.claudeNotification + " --detach").dropFirst().map { $0 },
+        environment: environment, input: claudeNotification(cwd: folder + "/shop"))
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(result.standardOutput.isEmpty && result.standardError.isEmpty)
+      let deadline = Date().addingTimeInterval(20)
+      while texts("spoken", folder: folder).isEmpty && Date() < deadline {
+        Thread.sleep(forTimeInterval: 0.1)
+      }
+      #expect(texts("spoken", folder: folder) == ["shop: Claude needs your permission to use Bash"])
+    }
+
     @Test func codexsNotifyRecipeSaysTheGistOfTheLastMessage() throws {
       let folder = try freshFolder()
       defer { try? FileManager.default.removeItem(atPath: folder) }
