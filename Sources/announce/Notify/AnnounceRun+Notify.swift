@@ -16,9 +16,13 @@ extension AnnounceRun {
       let notifier = Notifier(
         server: server, maxOnScreen: request.maxQueue, summary: { wording.sentence($0) })
       // A server that reads markup in the body would take a command's `<` or `&` for it.
-      let markup = await server.information()?.capabilities.contains("body-markup") ?? false
-      let body =
-        markup ? NotificationChannel.escapingMarkup(request.notificationBody) : request.notificationBody
+      // Asked only when there is a body: GetServerInformation and GetCapabilities are two
+      // round trips to the server before the first Notify, which notify-send does not make
+      // (strace of `--notify-only` against dunst).
+      var body = request.notificationBody
+      if !body.isEmpty, await server.information()?.capabilities.contains("body-markup") ?? false {
+        body = NotificationChannel.escapingMarkup(body)
+      }
       return NotificationChannel(
         notifier: notifier, address: server.address, terminal: terminal,
         withSpeech: request.plan.uses(.speech), body: body)
