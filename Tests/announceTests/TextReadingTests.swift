@@ -33,6 +33,21 @@ private let projects = UnusedPath.folder()
     #expect(try spoken(Self.claudeNotification, reading) == "shop: Claude needs your permission to use Bash")
   }
 
+  /// The words the Markdown rules add are announce's own, so they are said in the run's
+  /// spoken language, with its plural forms; the reply's own words stay as written.
+  @Test func theMarkdownRulesWordsAreSaidInTheSpokenLanguage() throws {
+    let markdown = "See <https://example.com/a>.\n\n```\nmake\nmake test\n```\n\n| a |\n|---|\n| 1 |\n"
+    var reading = TextReading(markdown: true, fullText: true)
+    #expect(
+      try spoken(markdown, reading) == "See link to example.com. code block, 2 lines. table, 1 row.")
+    reading.wordsLanguage = "de"
+    #expect(
+      try spoken(markdown, reading) == "See Link zu example.com. Codeblock, 2 Zeilen. Tabelle, 1 Zeile.")
+    reading.wordsLanguage = "fr"
+    #expect(
+      try spoken(markdown, reading) == "See lien vers example.com. bloc de code, 2 lignes. tableau, 1 ligne.")
+  }
+
   @Test func aSourceGivenByNameIsSaidBeforeAPlainLine() throws {
     #expect(try spoken("tests passed", TextReading(source: "shop")) == "shop: tests passed")
   }

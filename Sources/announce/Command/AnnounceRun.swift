@@ -204,6 +204,7 @@ struct AnnounceRun {
     let lines = inputLines()
     var formatted = request.reading
     if case .standardInput(let format) = request.input { formatted.format = format }
+    formatted.wordsLanguage = SpokenLanguage(for: request).catalog
     let reading = formatted
     return await RunDriver(signals: signals).run(channels: channels.map { $0 as any StoppableChannel }) {
       await loop.run(lines, reading: reading)

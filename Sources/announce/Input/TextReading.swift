@@ -17,6 +17,9 @@ struct TextReading: Sendable, Equatable {
   var markdown = false
   /// Whether a long text is said whole (`--full-text`) rather than shortened.
   var fullText = false
+  /// The catalog of the language the Markdown rules' own words ("code block, 3 lines") are
+  /// said in, the run's spoken language (``SpokenLanguage``), such as `de`; `nil` for English.
+  var wordsLanguage: String?
 
   /// Whether the input is JSON, whose fields `--text-field` and `--source-field` name.
   var readsJSON: Bool { format == .json || format == .jsonDocument }
@@ -38,11 +41,26 @@ struct TextReading: Sendable, Equatable {
   func said(_ text: String, source found: String?) -> (spoken: String, whole: String?) {
     var prose = text
     if markdown, let events = CmarkDocument.events(of: text) {
-      prose = MarkdownProse().prose(of: events)
+      prose = MarkdownProse(wording: Self.markdownWords(in: wordsLanguage.map(Wording.language) ?? .english))
+        .prose(of: events)
     }
     let spoken = shortens ? LongText.shortened(prose) : prose
     let prefix = Self.named(found ?? source).map { $0 + ": " } ?? ""
     return (prefix + spoken, spoken == prose ? nil : prefix + prose)
+  }
+
+  /// The words the Markdown rules add, in `wording`'s language.
+  static func markdownWords(in wording: Wording) -> MarkdownProse.Wording {
+    MarkdownProse.Wording(
+      codeBlock: { lines in
+        wording.localized("code block, {count} line", plural: "code block, {count} lines", count: lines)
+          .replacingBytes(of: "{count}", with: String(lines))
+      },
+      table: { rows in
+        wording.localized("table, {count} row", plural: "table, {count} rows", count: rows)
+          .replacingBytes(of: "{count}", with: String(rows))
+      },
+      link: { host in wording.localized("link to {host}").replacingBytes(of: "{host}", with: host) })
   }
 
   /// The name a source is said by: the last component of a path (`/home/ana/shop/` is
