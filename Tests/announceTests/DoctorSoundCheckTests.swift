@@ -213,4 +213,20 @@ private let testRoot = UnusedPath.folder()
     let failing = SoundCheck(answer: { _, _ in .failed }).run()
     #expect(failing.finding == .notInUse)
   }
+
+  /// The sound tools get the caller's HOME and XDG_CONFIG_HOME, where PulseAudio keeps the
+  /// cookie: without them `pactl` used, and wrote, the cookie of the passwd entry's home.
+  /// Nothing else of the caller's reaches them.
+  @Test func theSoundToolsGetTheHomeThatHoldsTheCookieAndNothingElse() {
+    let home = UnusedPath.folder()  // only its name is passed on
+    let passed = SoundCheck.toolEnvironment(from: [
+      "HOME": home, "XDG_CONFIG_HOME": home + "/.config", "PULSE_SERVER": "unix:" + home + "/pulse",
+      "LANG": "de_DE.UTF-8", "ANNOUNCE_RATE": "10",
+    ])
+    #expect(
+      Set(passed) == [
+        "LC_ALL=C", "HOME=" + home, "XDG_CONFIG_HOME=" + home + "/.config",
+        "PULSE_SERVER=unix:" + home + "/pulse",
+      ])
+  }
 }

@@ -22,15 +22,23 @@ struct SoundCheck {
   /// finds the user's sound server is passed on, so that their output is the same for
   /// everyone, and nothing of the caller's reaches them.
   init(environment: [String: String], bound: @escaping () -> Duration = { SoundCheck.answerBound }) {
-    let passed = [
-      "PULSE_SERVER", "PULSE_CLIENTCONFIG", "PULSE_COOKIE", "XDG_RUNTIME_DIR", "PIPEWIRE_REMOTE",
-    ].compactMap { name in
-      environment[name].map { "\(name)=\($0)" }
-    }
+    let passed = Self.toolEnvironment(from: environment)
     tool = { program, arguments, bound in
-      ChildOutput.run(program, arguments, within: bound, environment: ["LC_ALL=C"] + passed)
+      ChildOutput.run(program, arguments, within: bound, environment: passed)
     }
     self.bound = bound
+  }
+
+  /// The whole environment of the sound tools: the C locale, and the variables that find
+  /// the user's sound server and its cookie. HOME and XDG_CONFIG_HOME are among them:
+  /// without them `pactl` looks for the cookie, and writes a new one, in the home of the
+  /// user's passwd entry, whatever HOME says (the clean room found one in /root).
+  static func toolEnvironment(from environment: [String: String]) -> [String] {
+    let names = [
+      "PULSE_SERVER", "PULSE_CLIENTCONFIG", "PULSE_COOKIE", "XDG_RUNTIME_DIR", "PIPEWIRE_REMOTE", "HOME",
+      "XDG_CONFIG_HOME",
+    ]
+    return ["LC_ALL=C"] + names.compactMap { name in environment[name].map { "\(name)=\($0)" } }
   }
 
   /// The check with the tools' answers written out: `nil` for a tool that failed.

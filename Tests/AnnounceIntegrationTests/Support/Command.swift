@@ -11,6 +11,40 @@ enum Command {
     return ["HOME": home, "XDG_STATE_HOME": home + "/state"]
   }
 
+  /// `environment` (the test process's own when `nil`) as every program the tests start
+  /// gets it: a HOME that is missing, or is the real one, is replaced by a folder of the
+  /// test process's own, and so is an XDG_STATE_HOME that is the real one. A program run
+  /// without HOME falls back to the home of the user's passwd entry: the clean room found
+  /// announce's outcome log and PulseAudio's cookie (doctor's `pactl`) in /root from runs
+  /// whose environment had no HOME.
+  static func sheltered(_ environment: [String: String]?) -> [String: String] {
+    let own = ProcessInfo.processInfo.environment
+    var sheltered = environment ?? own
+    let realHomes = [own["HOME"], passwdHome].compactMap { $0 }
+    if sheltered["HOME"].map(realHomes.contains) ?? true { sheltered["HOME"] = shelter }
+    if let state = sheltered["XDG_STATE_HOME"], state == own["XDG_STATE_HOME"] {
+      sheltered["XDG_STATE_HOME"] = shelter + "/.local/state"
+    }
+    return sheltered
+  }
+
+  /// The home of the user's passwd entry, which programs use when HOME is not set.
+  private static let passwdHome: String? = getpwuid(getuid()).flatMap { $0.pointee.pw_dir }.map {
+    String(cString: $0)
+  }
+
+  /// The HOME of the programs whose own was missing or the real one: under the test
+  /// process's temporary directory, made on first use and removed when the process exits.
+  private static let shelter: String = {
+    let path = shelterPath
+    try? FileManager.default.createDirectory(
+      atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    atexit { try? FileManager.default.removeItem(atPath: Command.shelterPath) }
+    return path
+  }()
+
+  private static var shelterPath: String { NSTemporaryDirectory() + "announce-shelter-\(getpid())" }
+
   struct Result {
     var status: Int32
     var standardOutput: String
@@ -91,7 +125,7 @@ final class Running: Sendable {
 
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     let environmentList =
-      (environment ?? ProcessInfo.processInfo.environment)
+      Command.sheltered(environment)
       .map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       for pointer in argv { free(pointer) }

@@ -68,6 +68,9 @@ final class PrivateSSHD {
     try Running("/usr/bin/ssh", arguments(options, command))
   }
 
+  /// The arguments of `ssh` that run `command` on the "remote" side, with a HOME and a
+  /// state folder of this server's own: sshd gives a session the HOME of the user's passwd
+  /// entry, and announce's outcomes went into the log of whoever ran the tests.
   private func arguments(_ options: [String], _ command: String) -> [String] {
     let user = String(cString: getpwuid(getuid()).pointee.pw_name)
     return
@@ -76,7 +79,9 @@ final class PrivateSSHD {
         "-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none", "-o", "BatchMode=yes",
         "-o", "UserKnownHostsFile=" + directory + "/known_hosts",
         "-o", "StrictHostKeyChecking=accept-new", "-o", "LogLevel=ERROR",
-      ] + options + [user + "@127.0.0.1", command]
+      ] + options + [
+        user + "@127.0.0.1", "export HOME=\(directory)/home XDG_STATE_HOME=\(directory)/state; " + command,
+      ]
   }
 
   /// The sshd processes that serve its sessions, and so hold their forwards' listeners:
