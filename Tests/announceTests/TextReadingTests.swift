@@ -36,6 +36,7 @@ private let projects = UnusedPath.folder()
   /// The words the Markdown rules add are announce's own, so they are said in the run's
   /// spoken language, with its plural forms; the reply's own words stay as written.
   @Test func theMarkdownRulesWordsAreSaidInTheSpokenLanguage() throws {
+    #expect(CatalogTests.compiled)
     let markdown = "See <https://example.com/a>.\n\n```\nmake\nmake test\n```\n\n| a |\n|---|\n| 1 |\n"
     var reading = TextReading(markdown: true, fullText: true)
     #expect(

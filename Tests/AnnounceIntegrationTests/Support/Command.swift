@@ -15,7 +15,7 @@ enum Command {
   /// gets it: a HOME that is missing, or is the real one, is replaced by a folder of the
   /// test process's own, and so is an XDG_STATE_HOME that is the real one. A program run
   /// without HOME falls back to the home of the user's passwd entry: the clean room found
-  /// announce's outcome log and PulseAudio's cookie (doctor's `pactl`) in /root from runs
+  /// announce's outcome log and PulseAudio's cookie (doctor's `pactl`) in root's home from runs
   /// whose environment had no HOME.
   static func sheltered(_ environment: [String: String]?) -> [String: String] {
     let own = ProcessInfo.processInfo.environment
