@@ -19,7 +19,15 @@ import Testing
     let report = FlashReport(
       id: AnnouncementID(3), text: "Build failed", outcome: .acknowledged(after: .seconds(1)), key: "route 3",
       withSpeech: true, time: .milliseconds(1_500))
-    #expect(report.jsonLine == EventJSON.line(for: report))
-    #expect(report.verboseLine == EventDescription.line(for: report))
+    #expect(
+      report.jsonLine
+        == #"{"event":"shown","id":3,"text":"Build failed","time":1.500,"duration":1.000,"acknowledged":"route 3","withSpeech":true}"#
+    )
+    #expect(report.verboseLine == #"1.50 s: "Build failed": shown on the braille display for 1.00 seconds"#)
+    let skipped = FlashReport(
+      id: AnnouncementID(4), text: "line 4", outcome: .notShown(.skipped), key: nil, withSpeech: false,
+      time: .milliseconds(250))
+    #expect(
+      skipped.jsonLine == #"{"event":"not-shown","id":4,"text":"line 4","time":0.250,"reason":"skipped"}"#)
   }
 }

@@ -23,9 +23,38 @@ struct FlashReport: ChannelReport, Equatable {
 
   var channel: Channel { .braille }
 
-  var jsonLine: String { EventJSON.line(for: self) }
+  /// Its JSON line: `shown` or `not-shown`, with how long it was shown or why not, the key
+  /// that said it was read, and whether it went with speech.
+  var jsonLine: String {
+    var object = EventJSON.Object()
+    object.string("event", eventName)
+    object.raw("id", String(id.rawValue))
+    object.string("text", text)
+    object.raw("time", EventJSON.seconds(time))
+    switch outcome {
+    case .shown(let duration), .acknowledged(let duration):
+      object.raw("duration", EventJSON.seconds(duration))
+    case .notShown(let failure): object.string("reason", failure.rawValue)
+    }
+    if let key { object.string("acknowledged", key) }
+    if withSpeech { object.raw("withSpeech", "true") }
+    return object.line
+  }
 
-  var verboseLine: String { EventDescription.line(for: self) }
+  /// Its `--verbose` line, in braille's own words, never speech's.
+  var verboseLine: String {
+    let what: String
+    switch outcome {
+    case .shown(let duration), .acknowledged(let duration):
+      what = localized("shown on the braille display for {seconds} seconds")
+        .replacingBytes(of: "{seconds}", with: NumberWords.written(EventJSON.seconds(duration, decimals: 2)))
+    case .notShown(let failure):
+      what = localized("not shown on the braille display: {reason}")
+        .replacingBytes(of: "{reason}", with: failure.inAFewWords)
+    }
+    return
+      "\(NumberWords.written(EventJSON.seconds(time, decimals: 2))) s: \"\(EventDescription.shortened(text))\": \(what)"
+  }
 
   var ending: ChannelEnding? { ChannelEnding(outcome: .braille(outcome), recorded: true) }
 
@@ -39,7 +68,7 @@ struct FlashReport: ChannelReport, Equatable {
   func jsonLine(withText text: String) -> String {
     var whole = self
     whole.text = text
-    return EventJSON.line(for: whole)
+    return whole.jsonLine
   }
 
   /// The `event` of a flash delivered on the display.

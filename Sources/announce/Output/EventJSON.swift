@@ -41,22 +41,6 @@ enum EventJSON {
     return object.line
   }
 
-  /// The JSON line for the outcome of a braille flash.
-  static func line(for report: FlashReport) -> String {
-    var object = Object()
-    object.string("event", report.eventName)
-    object.raw("id", String(report.id.rawValue))
-    object.string("text", report.text)
-    object.raw("time", seconds(report.time))
-    switch report.outcome {
-    case .shown(let duration), .acknowledged(let duration): object.raw("duration", seconds(duration))
-    case .notShown(let failure): object.string("reason", failure.rawValue)
-    }
-    if let key = report.key { object.string("acknowledged", key) }
-    if report.withSpeech { object.raw("withSpeech", "true") }
-    return object.line
-  }
-
   /// The JSON line for an input line that was rejected.
   static func rejected(
     lineNumber: Int, input: String, reason: String, time: Duration
@@ -85,8 +69,8 @@ enum EventJSON {
 
   /// One JSON object, written field by field into a single string. (Building an
   /// array of name and value pairs and joining it costs more than the whole
-  /// announcer per event.)
-  private struct Object {
+  /// announcer per event.) A channel's report writes its own line with it.
+  struct Object {
     private var text = "{"
     private var empty = true
 

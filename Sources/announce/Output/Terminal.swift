@@ -106,21 +106,6 @@ enum EventDescription {
       "\(NumberWords.written(EventJSON.seconds(event.time, decimals: 2))) s: \"\(shortened(event.text))\": \(what)"
   }
 
-  /// The line of a braille flash's outcome: braille's own words, never speech's.
-  static func line(for report: FlashReport) -> String {
-    let what: String
-    switch report.outcome {
-    case .shown(let duration), .acknowledged(let duration):
-      what = localized("shown on the braille display for {seconds} seconds")
-        .replacingBytes(of: "{seconds}", with: NumberWords.written(EventJSON.seconds(duration, decimals: 2)))
-    case .notShown(let failure):
-      what = localized("not shown on the braille display: {reason}")
-        .replacingBytes(of: "{reason}", with: failure.inAFewWords)
-    }
-    return
-      "\(NumberWords.written(EventJSON.seconds(report.time, decimals: 2))) s: \"\(shortened(report.text))\": \(what)"
-  }
-
   /// The core's ``GiveUpReason/explanation`` (what happened, without the fix) in
   /// `wording`'s language; the core knows no catalogs, so its phrases are worded here.
   static func explanation(of reason: GiveUpReason, in wording: Wording = .printed) -> String {
