@@ -165,6 +165,15 @@ struct AnnounceRun {
   /// could not be reached at all, so that `history --missed` lists it with braille's own
   /// reason and `replay` shows or speaks it later.
   func recordNotShown(because failure: BrailleFailure) {
+    recordUndelivered { id, shown in
+      FlashReport(id: id, text: shown, outcome: .notShown(failure), withSpeech: false, time: .zero)
+    }
+  }
+
+  /// Records each TEXT with the report `report` makes of its id and shown text, when the
+  /// one channel that had to deliver could not be opened at all, so that `history
+  /// --missed` lists it in that channel's words and `replay` brings it back.
+  func recordUndelivered(_ report: (AnnouncementID, String) -> any ChannelReport) {
     guard let recorder else { return }
     for (index, text) in request.texts.enumerated() {
       // The words, never SSML's markup, as a flash shows them; a blank one would not
@@ -174,8 +183,7 @@ struct AnnounceRun {
       guard SpeakableText.hasSpeech(shown) else { continue }
       let id = AnnouncementID(index + 1)
       recorder.queued(Announcement(shown), as: id)
-      recorder.reported(
-        FlashReport(id: id, text: shown, outcome: .notShown(failure), withSpeech: false, time: .zero))
+      recorder.reported(report(id, shown))
     }
   }
 

@@ -38,14 +38,7 @@ extension AnnounceRun {
 
   /// `--notify-only` with no server: records each TEXT as `no-server`, missed, for replay.
   private func recordNotNotified() {
-    guard let recorder else { return }
-    for (index, text) in request.texts.enumerated() {
-      let ssml = request.defaults.isSSML
-      let shown = ShownText.oneLine(ssml ? text : Announcement(text).asSpoken.text, ssml: ssml)
-      guard SpeakableText.hasSpeech(shown) else { continue }
-      let id = AnnouncementID(index + 1)
-      recorder.queued(Announcement(shown), as: id)
-      recorder.reported(NotificationReport(id: id, text: shown, outcome: .noServer, time: .zero))
+    recordUndelivered { id, shown in NotificationReport(id: id, text: shown, outcome: .noServer, time: .zero)
     }
   }
 }
