@@ -31,7 +31,7 @@ extension SpeakingTests {
       // reports it; the second one means the third sentence has begun.
       #expect(running.waitForOutput(containing: "\"mark\":\"announce-sentence-2\"", timeout: 20))
       try await Task.sleep(for: .milliseconds(700))
-      let interruptedAt = Date()
+      let interruptedAt = recording.now()
       // A screen reader speaks at `message` priority, which cuts off `text`.
       let id = try await interrupter.say("Excuse me.", priority: .message)
       let result = running.wait()

@@ -41,9 +41,9 @@ extension SpeakingTests {
       let recording = try stack.record()
       let running = try Running(Command.announce, ["replay"], environment: relayed)
       let pid = running.pid
-      let signalled = Mutex(Date.distantFuture)
+      let signalled = Mutex<Recording.Moment?>(nil)
       relay.run {
-        signalled.withLock { $0 = Date() }
+        signalled.withLock { $0 = recording.now() }
         kill(pid, signal)
       }
       let result = running.wait(timeout: 30)
@@ -51,8 +51,8 @@ extension SpeakingTests {
       // the audio is buffered; the second, had it been spoken, would play on long after.
       Thread.sleep(forTimeInterval: 3.5)
       let data = recording.stopKeepingData()
-      let after = Recording.speechSeconds(
-        in: recording.samples(in: data, after: signalled.withLock { $0 }.addingTimeInterval(1.5)))
+      let moment = try #require(signalled.withLock { $0 }, "the relay never signalled")
+      let after = Recording.speechSeconds(in: recording.samples(in: data, after: moment, plus: 1.5))
       #expect(relay.hasActed, "the second record never connected")
       #expect(result.status == status, "\(result.standardError)")
       #expect(result.standardError.split(separator: "\n").count <= 1, "\(result.standardError)")

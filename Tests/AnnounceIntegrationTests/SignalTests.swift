@@ -19,13 +19,13 @@ extension SpeakingTests {
       #expect(running.waitForOutput(containing: "\"event\":\"begin\""))
       Thread.sleep(forTimeInterval: 0.7)
       beforeSignal()
-      let signalled = Date()
+      let signalled = recording.now()
       running.send(signal)
       let result = running.wait(timeout: 10)
       Thread.sleep(forTimeInterval: 1.0)
       let data = recording.stopKeepingData()
       let after = Recording.speechSeconds(
-        in: recording.samples(in: data, after: signalled.addingTimeInterval(0.5)))
+        in: recording.samples(in: data, after: signalled, plus: 0.5))
       return (result, Recording.speechSeconds(in: data), after)
     }
 
@@ -91,7 +91,7 @@ extension SpeakingTests.Detached {
     // posix_spawn's POSIX_SPAWN_SETSID made it the leader of a session of its own.
     #expect(getsid(child) == child)
     Thread.sleep(forTimeInterval: 1.5)
-    let signalled = Date()
+    let signalled = recording.now()
     kill(child, SIGHUP)
     let entries = logEntries(at: state.log, waitingFor: 1, of: "gave-up")
     Thread.sleep(forTimeInterval: 1.0)
@@ -101,7 +101,7 @@ extension SpeakingTests.Detached {
     #expect(entries.first?["pid"] as? Int == Int(child))
     #expect(Recording.speechSeconds(in: data) > 0.4, "speech had begun")
     let afterwards = Recording.speechSeconds(
-      in: recording.samples(in: data, after: signalled.addingTimeInterval(0.5)))
+      in: recording.samples(in: data, after: signalled, plus: 0.5))
     #expect(afterwards < 0.1, "\(afterwards) s of speech more than half a second after SIGHUP")
   }
 }

@@ -207,10 +207,31 @@ final class Recording: @unchecked Sendable {
     return data
   }
 
-  /// The part of `data` recorded after `moment`.
-  func samples(in data: Data, after moment: Date) -> Data {
-    let offset = max(0, moment.timeIntervalSince(startedAt))
-    let byteOffset = min(data.count, Int(offset * Double(Self.sampleRate)) * 2)
+  /// A moment of the recording: when it was, and how much parec had written by then.
+  struct Moment {
+    let date: Date
+    let bytesWritten: Int
+  }
+
+  /// Now, as a moment of the recording.
+  func now() -> Moment {
+    let date = Date()
+    var status = stat()
+    let size = stat(path, &status) == 0 ? Int(status.st_size) : 0
+    return Moment(date: date, bytesWritten: size)
+  }
+
+  /// The part of `data` recorded from `seconds` after `moment` on.
+  ///
+  /// The moment's place in the samples is the later of two estimates, as each one can
+  /// only place it too early: the clock, since ``startedAt`` is taken after parec began
+  /// (late when the test's thread wakes late: 0.7 s of speech before a SIGHUP counted as
+  /// after it, once in a CI run on 2 loaded cores), and the bytes parec had written,
+  /// which lag what it has heard.
+  func samples(in data: Data, after moment: Moment, plus seconds: Double = 0) -> Data {
+    let byClock = max(0, moment.date.timeIntervalSince(startedAt)) * Double(Self.sampleRate) * 2
+    let start = max(Int(byClock), moment.bytesWritten) + Int(seconds * Double(Self.sampleRate)) * 2
+    let byteOffset = min(data.count, start - start % 2)
     return data.subdata(in: byteOffset..<data.count)
   }
 
