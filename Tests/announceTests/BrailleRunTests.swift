@@ -120,13 +120,28 @@ struct ScriptedBrailleService: BrailleService {
     _ = try Announce.parse(["--braille", "--input", "json"]).request(environment: [:])
   }
 
+  @Test func aFlashWithBrailleAloneIsBoundedOnlyByATimeoutTheUserChose() throws {
+    func limit(_ arguments: [String], _ environment: [String: String] = [:]) throws -> Duration? {
+      try Announce.parse(["--braille-only"] + arguments + ["Saved"]).request(environment: environment)
+        .flashLimit
+    }
+    #expect(try limit([]) == nil)
+    #expect(try limit(["--timeout", "3"]) == .seconds(3))
+    #expect(try limit([], ["ANNOUNCE_TIMEOUT": "4"]) == .seconds(4))
+    #expect(try limit(["--timeout", "0"]) == nil)
+  }
+
   @Test func theHooksAndReplayFollowAnnounceBraille() throws {
     let only = try AnnounceRequest.hook(
       speaking: "make finished", soundIcon: nil,
       environment: ["ANNOUNCE_BRAILLE": "only", "ANNOUNCE_TIMEOUT": "20"])
     #expect(only.plan == DeliveryPlan(braille: .only))
-    #expect(only.braille.limit == .seconds(20))
+    #expect(only.flashLimit == .seconds(20))
     let off = try AnnounceRequest.hook(speaking: "make finished", soundIcon: nil, environment: [:])
-    #expect(off.plan == .speech && off.braille.limit == nil)
+    #expect(off.plan == .speech)
+    // A hook's own timeout bounds a flash with braille alone, as it bounds speech.
+    let hooksOwn = try AnnounceRequest.hook(
+      speaking: "make finished", soundIcon: nil, environment: ["ANNOUNCE_BRAILLE": "only"])
+    #expect(hooksOwn.flashLimit == .seconds(AnnounceRequest.hookTimeout))
   }
 }

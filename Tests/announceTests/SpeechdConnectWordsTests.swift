@@ -86,7 +86,7 @@ private let testRoot = UnusedPath.folder()
     .noLanguage("xx", module: "espeak-ng"),
   ])
   func theCLocalesVoiceSentenceIsTheCoresEnglish(mismatch: VoiceMismatch) {
-    #expect(mismatch.printedSentence == mismatch.sentence(howToList: Announce.howToListVoices))
+    #expect(mismatch.printedSentence == mismatch.sentence(howToList: VoiceMismatch.howToList))
   }
 
   @Test func theCLocalesSSMLPhraseIsTheCoresEnglish() {

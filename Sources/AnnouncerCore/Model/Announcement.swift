@@ -142,7 +142,7 @@ public struct Announcement: Sendable, Equatable {
     set { chosenRetryTimeout = newValue }
   }
   /// The retry window given by the caller; `nil` takes the announcer's default.
-  private(set) var chosenRetryTimeout: Duration?
+  package private(set) var chosenRetryTimeout: Duration?
   /// How long to wait before the first attempt.
   public var delay: Duration
   /// The voice each attempt is spoken with.

@@ -29,8 +29,8 @@ public enum GiveUpReason: String, Sendable, Equatable, CaseIterable {
   ///
   /// This is the one place that decides it. The queue gives up every announcement
   /// waiting behind one given up for such a reason, with the same reason, since each
-  /// would only wait out the same failure; a program exits with "service unavailable"
-  /// (the command's 69) when any announcement was given up for one.
+  /// would only wait out the same failure; a program tells its user that the service is
+  /// unavailable when any announcement was given up for one.
   public var meansServiceUnavailable: Bool {
     switch self {
     case .stalled, .notAnswering, .disconnected, .unreachable: true

@@ -5,22 +5,15 @@ extension AnnounceRequest {
   struct Braille: Sendable, Equatable {
     /// The reading pace and the shortest flash time.
     var timing = BrailleTiming()
-    /// With `--braille-only`, the longest a message is held: the announcement's timeout,
-    /// only when the user set one (`--timeout` or `ANNOUNCE_TIMEOUT`); `nil` holds it
-    /// until it has been read at the pace.
-    var limit: Duration?
+  }
 
-    /// The flash limit a retry timeout of `timeout` gives: 0 is speech's "no retry" and
-    /// never shortens a flash (it made every braille-only flash fail after 20 ms).
-    static func limit(forTimeout timeout: Duration?) -> Duration? {
-      guard let timeout, timeout > .zero else { return nil }
-      return timeout
-    }
-
-    init(timing: BrailleTiming = BrailleTiming(), limit: Duration? = nil) {
-      self.timing = timing
-      self.limit = Self.limit(forTimeout: limit)
-    }
+  /// With braille alone, the longest a message is held: the announcements' timeout, only
+  /// when one was chosen (`--timeout`, `ANNOUNCE_TIMEOUT`, or a hook's 30 seconds); `nil`
+  /// holds it until it has been read at the pace. A timeout of 0 is speech's "no retry"
+  /// and never shortens a flash (it made every braille-only flash fail after 20 ms).
+  var flashLimit: Duration? {
+    guard let timeout = defaults.chosenRetryTimeout, timeout > .zero else { return nil }
+    return timeout
   }
 }
 

@@ -52,11 +52,10 @@ struct Announce: DeliveringCommand {
   var readsStandardInput: Bool { announcerOptions.whenDone == nil && (texts.isEmpty || texts == ["-"]) }
 
   /// Reads the environment, checks everything, and hands the request to ``AnnounceRun``;
-  /// exits with the status of its result, whichever way the run ended.
-  func run(signals: ProcessSignals) async throws {
+  /// returns the exit status of its result, whichever way the run ended.
+  func run(signals: ProcessSignals) async throws -> Int32 {
     let request = try request(environment: ProcessInfo.processInfo.environment)
-    let status = ExitStatus.of(await AnnounceRun(request, signals: signals).result())
-    if status != ExitStatus.success { throw ExitCode(status) }
+    return ExitStatus.of(await AnnounceRun(request, signals: signals).result())
   }
 
   /// The request the command line makes, with the defaults that `environment` gives
@@ -131,13 +130,6 @@ struct Announce: DeliveringCommand {
         history: records ? OutcomeLog.forUser(environment: environment) : nil,
         unattended: detach.isBackgroundHalf),
       plan: plan,
-      braille: AnnounceRequest.Braille(
-        timing: braille.timing,
-        limit: announcerOptions.timeout.map { .seconds($0) }))
-  }
-
-  /// How a person lists a module's voices with this command, for the end of a sentence.
-  static let howToListVoices: @Sendable (String) -> String = { module in
-    "announce --list-voices -o \(module)"
+      braille: AnnounceRequest.Braille(timing: braille.timing))
   }
 }

@@ -123,8 +123,7 @@ extension AnnounceRequest {
   ) throws -> AnnounceRequest {
     var defaults = try Settings.announcement(environment: environment)
     defaults.soundIcon = soundIcon
-    let timeout = try Settings.timeout.resolved(nil, environment: environment)
-    if timeout == nil {
+    if defaults.chosenRetryTimeout == nil {
       defaults.retryTimeout = .seconds(hookTimeout)
     }
     let records = try HistorySwitch.isOn(environment: environment)
@@ -136,6 +135,6 @@ extension AnnounceRequest {
       connection: Connection(environment: environment),
       outcomes: Outcomes(
         history: records ? OutcomeLog.forUser(environment: environment) : nil, unattended: true),
-      plan: plan, braille: Braille(limit: timeout.map { .seconds($0) }), notificationBody: origin)
+      plan: plan, notificationBody: origin)
   }
 }

@@ -30,7 +30,7 @@ extension AnnounceRun {
     }
     if voices {
       // The check made before speaking: an unknown module or language is a usage error.
-      let catalog = VoiceCatalog(lists, howToList: Announce.howToListVoices)
+      let catalog = VoiceCatalog(lists, howToList: VoiceMismatch.howToList)
       let voice = request.defaults.voice
       let asked = VoiceOptions(language: voice.language, outputModule: voice.outputModule)
       let problem: String?

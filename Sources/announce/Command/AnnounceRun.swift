@@ -107,7 +107,7 @@ struct AnnounceRun {
     }
     // Names speech-dispatcher does not know would be spoken with some other voice.
     // A check cut short (the daemon stopped answering, or went away) is no pass.
-    let catalog = speaker.voices.map { VoiceCatalog($0, howToList: Announce.howToListVoices) }
+    let catalog = speaker.voices.map { VoiceCatalog($0, howToList: VoiceMismatch.howToList) }
     var defaults = request.defaults
     if let catalog {
       let problem: String?
@@ -225,7 +225,7 @@ struct AnnounceRun {
     guard let flasher else { return nil }
     let alone = request.plan.channels == [.braille]
     return BrailleChannel(
-      flasher: flasher, terminal: terminal, followsOthers: !alone, limit: alone ? request.braille.limit : nil,
+      flasher: flasher, terminal: terminal, followsOthers: !alone, limit: alone ? request.flashLimit : nil,
       floodControl: alone
         ? (maxWaiting: request.maxQueue, wording: SpokenLanguage(for: request).floodSummary) : nil)
   }

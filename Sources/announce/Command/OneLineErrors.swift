@@ -16,7 +16,7 @@ enum OneLineErrors {
     do {
       var parsed = try Command.parseAsRoot(arguments)
       if let delivering = parsed as? any DeliveringCommand {
-        try await delivering.run(signals: signals)
+        return try await delivering.run(signals: signals)
       } else if var asynchronous = parsed as? any AsyncParsableCommand {
         try await asynchronous.run()
       } else {
@@ -29,8 +29,9 @@ enum OneLineErrors {
   }
 
   /// Reports `error` and returns its exit status: help and version print as ArgumentParser
-  /// prints them, an ``ExitCode`` from `run` is quiet (its sentence was said already), and
-  /// anything else is one line on standard error.
+  /// prints them, an ``ExitCode`` from `run` (`announce history`'s, which is not a
+  /// ``DeliveringCommand``) is quiet, its sentence said already, and anything else is one
+  /// line on standard error.
   private static func report<Command: ParsableCommand>(
     _ command: Command.Type, _ error: any Error, _ arguments: [String]
   ) -> Int32 {

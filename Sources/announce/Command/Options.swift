@@ -166,8 +166,6 @@ struct AnnouncerOptions: SettingsGroup {
 
   /// The queue bound after the environment is consulted.
   var resolvedMaxQueue: Int { maxQueue ?? Self.defaultMaxQueue }
-  /// The timeout after the environment is consulted.
-  var resolvedTimeout: Double { timeout ?? Announcement.defaultRetryTimeout.seconds }
 
   static var properties: [SettingProperty<Self>] {
     [

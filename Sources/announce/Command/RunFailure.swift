@@ -1,4 +1,5 @@
 import AnnouncerCore
+import ArgumentParser
 
 /// Why a run ended before its announcements were spoken, with the one sentence that
 /// names the cause and the fix. Each case is a kind of failure; ``ExitStatus/of(_:)``
@@ -22,6 +23,12 @@ enum RunFailure: Error, Sendable, Equatable {
       .notDelivered(let sentence):
       sentence
     }
+  }
+
+  /// The usage failure that `error` says: an error thrown while the settings of a run
+  /// were read, such as the ``ValidationError`` of an `ANNOUNCE_` variable that is not valid.
+  init(readingSettings error: any Error) {
+    self = .usage((error as? ValidationError)?.message ?? String(describing: error))
   }
 
   /// The failure of a connection that could not be made: a malformed address is the

@@ -21,7 +21,7 @@ struct SpeechdService: SpeechService {
   ) async throws(SpeechdConnectError) -> (announcer: Announcer, voices: (any VoiceListing)?) {
     let speechd = try await SpeechdSpeaker.connect(
       address: request.connection.address, appName: request.connection.appName,
-      defaultTimeout: request.defaults.retryTimeout, maxWaiting: request.maxQueue,
+      maxWaiting: request.maxQueue,
       environment: request.connection.environment, whenTurnsUnavailable: whenTurnsUnavailable,
       summaryWording: SpokenLanguage(for: request).floodSummary)
     return (speechd.announcer, speechd.lists)

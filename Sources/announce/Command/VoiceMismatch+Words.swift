@@ -1,11 +1,16 @@
 import AnnouncerCore
 
 extension VoiceMismatch {
+  /// How a person lists a module's voices with this command, for the end of a sentence.
+  static let howToList: @Sendable (String) -> String = { module in
+    "announce --list-voices -o \(module)"
+  }
+
   /// ``sentence(howToList:)`` in the language of the locale, for a line printed for a
   /// person; each English message is the core's sentence word for word
   /// (`SpeechdConnectWordsTests` holds them to it).
   var printedSentence: String {
-    EnglishOriginals.remembering(localizedSentence, english: sentence(howToList: Announce.howToListVoices))
+    EnglishOriginals.remembering(localizedSentence, english: sentence(howToList: Self.howToList))
   }
 
   private var localizedSentence: String {
@@ -24,12 +29,12 @@ extension VoiceMismatch {
         count: count,
         [
           "module": module, "voice": name, "count": String(count),
-          "command": Announce.howToListVoices(module),
+          "command": Self.howToList(module),
         ])
     case .noLanguage(let language, let module):
       return localized(
         "speech-dispatcher's output module \"{module}\" has no voice for the language \"{language}\"; see the languages it has with: {command}.",
-        ["module": module, "language": language, "command": Announce.howToListVoices(module)])
+        ["module": module, "language": language, "command": Self.howToList(module)])
     }
   }
 

@@ -58,7 +58,7 @@ struct Doctor: DeliveringCommand {
   /// Runs the checks with the process's signals, which ``Main`` armed: doctor is one
   /// phase of the ``RunDriver``, which a signal ends, cancelling the test sentence while
   /// it is spoken; no line is printed after it.
-  func run(signals: ProcessSignals) async throws {
+  func run(signals: ProcessSignals) async throws -> Int32 {
     let terminal = Terminal(quiet: false)
     let sentence = TestSentenceChannel()
     let (address, json, report) = (self.address, self.json, self.report)
@@ -67,9 +67,8 @@ struct Doctor: DeliveringCommand {
         address: address, json: json, forReport: report, sentence: sentence, signals: signals,
         terminal: terminal)
     }
-    let status: Int32
     switch ended {
-    case .finished(let found): status = found
+    case .finished(let found): return found
     case .interrupted(let signal):
       if sentence.wasCancelled {
         terminal.error(
@@ -77,9 +76,8 @@ struct Doctor: DeliveringCommand {
             "announce doctor stopped because of {signal}; the test sentence was cancelled.",
             ["signal": signal.name]))
       }
-      status = ExitStatus.of(.interrupted(signal))
+      return ExitStatus.of(.interrupted(signal))
     }
-    if status != ExitStatus.success { throw ExitCode(status) }
   }
 
   /// Every check, in order, each line printed as it is found; returns the exit status.

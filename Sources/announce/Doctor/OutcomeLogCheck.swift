@@ -15,7 +15,7 @@ struct OutcomeLogCheck {
       // What a run would refuse, such as a relative HOME, which would put the log
       // wherever announce runs: said as the run says it, and nothing is made there.
       return DoctorLine(
-        check: "log", finding: .somethingElseBroken, said: Announce.message(for: error),
+        check: "log", finding: .somethingElseBroken, said: RunFailure(readingSettings: error).sentence,
         facts: facts + [("writable", .flag(false))])
     }
     if !isOn {

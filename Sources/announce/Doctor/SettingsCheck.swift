@@ -23,11 +23,13 @@ struct SettingsCheck {
       do {
         _ = try setting.change(fromEnvironment: environment)
       } catch {
-        bad(variable, Self.runFails(Announce.message(for: error)))
+        bad(variable, Self.runFails(RunFailure(readingSettings: error).sentence))
       }
     }
     for (variable, check) in Self.runSwitches {
-      do { try check(environment) } catch { bad(variable, Self.runFails(Announce.message(for: error))) }
+      do { try check(environment) } catch {
+        bad(variable, Self.runFails(RunFailure(readingSettings: error).sentence))
+      }
     }
     for (variable, valid) in HookSettings.unusable(environment: environment) {
       bad(

@@ -170,7 +170,7 @@ struct SpokenTestCheck {
   /// it can. Lists that cannot be read whole are a line too, as they end a run with 69.
   static func voiceLine(for voice: VoiceOptions, lists: any VoiceListing) async -> DoctorLine? {
     guard voice.outputModule != nil || voice.voiceName != nil || voice.language != nil else { return nil }
-    let catalog = VoiceCatalog(lists, howToList: Announce.howToListVoices)
+    let catalog = VoiceCatalog(lists, howToList: VoiceMismatch.howToList)
     let found: String?
     do {
       found = try await catalog.problem(with: voice)

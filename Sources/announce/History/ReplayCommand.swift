@@ -44,7 +44,7 @@ struct ReplayCommand: DeliveringCommand {
   }
 
   /// Replays with the process's signals, which ``Main`` armed.
-  func run(signals: ProcessSignals) async throws {
+  func run(signals: ProcessSignals) async throws -> Int32 {
     let environment = ProcessInfo.processInfo.environment
     guard try HistorySwitch.isOn(environment: environment) else {
       throw ValidationError(
@@ -52,8 +52,7 @@ struct ReplayCommand: DeliveringCommand {
           "{variable}=off keeps no history, so there is nothing to replay; unset it to replay.",
           ["variable": HistorySwitch.variable]))
     }
-    let status = ExitStatus.of(await replay(environment: environment, signals: signals))
-    if status != ExitStatus.success { throw ExitCode(status) }
+    return ExitStatus.of(await replay(environment: environment, signals: signals))
   }
 
   /// Speaks the chosen announcements again, one run each, through `service`, and
@@ -120,8 +119,9 @@ struct ReplayCommand: DeliveringCommand {
         request.outcomes.quiet = quiet
         result = await AnnounceRun(request, service: service, signals: signals).result()
       } catch {
-        terminal.error(OneLineErrors.sentence(Announce.message(for: error), commandName: "announce replay"))
-        results.append(.failed(.usage(Announce.message(for: error))))
+        let failure = RunFailure(readingSettings: error)
+        terminal.error(OneLineErrors.sentence(failure.sentence, commandName: "announce replay"))
+        results.append(.failed(failure))
         continue
       }
       results.append(result)

@@ -36,7 +36,7 @@ struct HookFinished: DeliveringCommand {
   @Argument(help: "The command line as typed; empty when not known.")
   var commandLine: [String] = []
 
-  func run(signals: ProcessSignals) async throws {
+  func run(signals: ProcessSignals) async throws -> Int32 {
     let environment = ProcessInfo.processInfo.environment
     let finished = FinishedCommand(
       commandLine: commandLine.joined(separator: " "), status: status,
@@ -44,11 +44,13 @@ struct HookFinished: DeliveringCommand {
       pipeStatus: pipeStatus.split(separator: " ").compactMap { Int32($0) })
     let settings = HookSettings(environment: environment)
     let wording = SpokenLanguage(environment: environment).wording
-    guard let sentence = HookMessage.sentence(for: finished, settings: settings, in: wording) else { return }
+    guard let sentence = HookMessage.sentence(for: finished, settings: settings, in: wording) else {
+      return ExitStatus.success
+    }
     // A desktop notification's body says which command and where: the sentence may
     // name neither in full.
     let origin = [finished.commandLine, Self.workingFolder].filter { !$0.isEmpty }.joined(separator: "\n")
-    try await HookSpeech.speak(
+    return await HookSpeech.speak(
       sentence, soundIcon: settings.icon(forStatus: status), hook: "The shell hook", environment: environment,
       origin: origin, signals: signals)
   }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import FoundationEssentials
 import Glibc
 
@@ -6,7 +5,8 @@ import Glibc
 /// with the outcome in the ``OutcomeLog``, out of the terminal's session.
 enum HookSpeech {
   /// Speaks `sentence` after `soundIcon`, with the user's `ANNOUNCE_` variables in
-  /// `environment` (see ``AnnounceRequest/hook(speaking:soundIcon:environment:)``).
+  /// `environment` (see ``AnnounceRequest/hook(speaking:soundIcon:environment:)``), and
+  /// returns the exit status.
   ///
   /// A failure that ends the run goes into the log, which is where the user can find it,
   /// naming the sentence that was lost: "The shell hook could not announce "make
@@ -19,7 +19,7 @@ enum HookSpeech {
   static func speak(
     _ sentence: String, soundIcon: String? = nil, hook: String, environment: [String: String],
     origin: String = "", signals: ProcessSignals
-  ) async throws {
+  ) async -> Int32 {
     // Out of the terminal's session, so that neither Control-C nor closing the
     // terminal cuts the announcement off. It fails harmlessly when already a leader.
     setsid()
@@ -34,15 +34,14 @@ enum HookSpeech {
     } catch {
       // An invalid ANNOUNCE_ variable: say so where the user can find it, unless the log
       // has no place (a relative HOME), where it would be written wherever the hook runs.
-      let failure = RunFailure.usage(Announce.message(for: error))
+      let failure = RunFailure(readingSettings: error)
       result = .failed(failure)
       if OutcomeLog.placeProblem(environment: environment) == nil {
         OutcomeLog.forUser(environment: environment).record(
           error: preamble + EnglishOriginals.english(of: failure.sentence), status: ExitStatus.of(result))
       }
     }
-    let status = ExitStatus.of(result)
-    if status != ExitStatus.success { throw ExitCode(status) }
+    return ExitStatus.of(result)
   }
 
   /// The words before a failure's sentence in the log, naming `sentence`, which the

@@ -51,7 +51,7 @@ struct TmuxAlert: DeliveringCommand {
   /// The interval when `@announce-interval` is unset or not a duration.
   static let defaultInterval = 10.0
 
-  func run(signals: ProcessSignals) async throws {
+  func run(signals: ProcessSignals) async throws -> Int32 {
     let environment = ProcessInfo.processInfo.environment
     let seconds = DurationText.seconds(in: interval)
     let key = [server, window, kind.rawValue].map(Self.keyPart).joined(separator: "/")
@@ -59,12 +59,12 @@ struct TmuxAlert: DeliveringCommand {
     if let limit = AlertRateLimit.forUser(environment: environment),
       !limit.admits(key, interval: seconds ?? Self.defaultInterval, clock: { Date().timeIntervalSince1970 })
     {
-      return
+      return ExitStatus.success
     }
     let sentence = TmuxAlertSentence.text(
       kind: kind, index: index, windowName: windowName,
       session: sessions > 1 ? session : nil, in: SpokenLanguage(environment: environment).wording)
-    try await HookSpeech.speak(sentence, hook: "The tmux hook", environment: environment, signals: signals)
+    return await HookSpeech.speak(sentence, hook: "The tmux hook", environment: environment, signals: signals)
   }
 
   /// `text` with nothing but letters, digits and `@`, so that a key is one field.

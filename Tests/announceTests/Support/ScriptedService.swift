@@ -18,9 +18,9 @@ final class ScriptedService: SpeechService {
     for request: AnnounceRequest, whenTurnsUnavailable: (TurnsUnavailable) -> Void
   ) async throws(SpeechdConnectError) -> (announcer: Announcer, voices: (any VoiceListing)?) {
     connections.withLock { $0 += 1 }
-    let announcer = Announcer(
-      backend: backend, clock: clock, defaultTimeout: request.defaults.retryTimeout,
-      maxWaiting: request.maxQueue)
+    // As SpeechdService: the announcer's own default timeout, since every announcement
+    // carries the timeout the request chose.
+    let announcer = Announcer(backend: backend, clock: clock, maxWaiting: request.maxQueue)
     return (announcer, nil)
   }
 
