@@ -215,6 +215,13 @@ extension SpeakingTests {
       #expect(
         heard.result.standardError == "Skipped input line 1: the object has no \"message\" field.\n")
       #expect(texts("rejected", folder: folder) == [#"{"cwd": "shop"}"#])
+      // Where the user looks when a hook said nothing, since nobody read its standard error.
+      let listed = try Command.run(
+        Command.announce, ["history"],
+        environment: stack.clientEnvironment(["XDG_STATE_HOME": folder + "/state"]))
+      #expect(
+        listed.standardOutput.hasSuffix(#" ago, rejected (invalid input): {"cwd": "shop"}"# + "\n"),
+        "\(listed.standardOutput)")
     }
   }
 }

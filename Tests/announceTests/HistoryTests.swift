@@ -169,6 +169,21 @@ import AnnouncerTesting
     #expect(history.toReplay(last: false, isRunning: { _ in false }).map(\.text) == ["A", "D"])
   }
 
+  @Test func aRejectedDocumentIsListedButNeverMissed() throws {
+    let rejected =
+      #"{"event":"rejected","text":"{\"session_id\":\"7\"}","reason":"the field \"text\" is missing","at":"2026-11-22T10:16:03.120Z","pid":1}"#
+    let lines = [outcome("a", heard: false, text: "A"), rejected]
+    let listed = HistoryCommand.listed(lines, count: 10)
+    #expect(listed.map(\.record.event) == ["rejected", "gave-up"])
+    let now = try #require(listed.first?.record.seconds) + 60
+    #expect(
+      listed.first.map { HistoryWords.line(for: $0.record, now: now) }
+        == "1 minute ago, rejected (invalid input): {\"session_id\":\"7\"}")
+    let missed = Set(History(lines: lines).missed.compactMap(\.key))
+    #expect(HistoryCommand.listed(lines, count: 10, missed: missed).map(\.record.event) == ["gave-up"])
+    #expect(History(lines: lines).missed.count == 1)
+  }
+
   @Test func aReplaySpeaksTheNewestOfManyMissedOldestFirst() {
     let history = History(lines: (1...30).map { outcome("k\($0)", heard: false) })
     #expect(

@@ -71,19 +71,9 @@ struct HistoryCommand: ParsableCommand {
     }
     let now = Date().timeIntervalSince1970
     let oldest = since.flatMap(Self.seconds(in:)).map { now - $0 }
-    var chosen: [(line: String, record: HistoryRecord)] = []
     let history = History(lines: lines)
-    let missedKeys = missed ? Set(history.missed.compactMap(\.key)) : []
-    let outcomes = History.inTimeOrder(
-      lines.compactMap { line in
-        HistoryRecord.parseKeeping(line).map { (line: line, record: $0.record) }
-      }.filter(\.record.isOutcome), seconds: \.record.seconds)
-    for (line, record) in outcomes.reversed() {
-      guard chosen.count < count else { break }
-      if missed, !missedKeys.contains(record.key ?? "") || record.replays != nil { continue }
-      if let oldest, (record.seconds ?? 0) < oldest { continue }
-      chosen.append((line, record))
-    }
+    let chosen = Self.listed(
+      lines, count: count, missed: missed ? Set(history.missed.compactMap(\.key)) : nil, since: oldest)
     let terminal = Terminal(quiet: false)
     if history.skippedFields > 0 {
       terminal.error(Self.skipped(history.skippedFields, path: log.path))
@@ -98,6 +88,27 @@ struct HistoryCommand: ParsableCommand {
     for (line, record) in chosen {
       terminal.standardOutput(json ? line : HistoryWords.line(for: record, now: now))
     }
+  }
+
+  /// The records listed, newest first, at most `count`: every outcome, and every input
+  /// that was rejected (a hook's JSON document), whose record says why nothing was said;
+  /// with `missed`, the keys of the missed announcements, only those, never a replay's
+  /// record; with `since`, only those recorded since that time (seconds since 1970).
+  static func listed(
+    _ lines: [String], count: Int, missed: Set<String>? = nil, since oldest: Double? = nil
+  ) -> [(line: String, record: HistoryRecord)] {
+    let records = History.inTimeOrder(
+      lines.compactMap { line in
+        HistoryRecord.parseKeeping(line).map { (line: line, record: $0.record) }
+      }.filter { $0.record.isOutcome || $0.record.isRejection }, seconds: \.record.seconds)
+    var chosen: [(line: String, record: HistoryRecord)] = []
+    for (line, record) in records.reversed() {
+      guard chosen.count < count else { break }
+      if let missed, !missed.contains(record.key ?? "") || record.replays != nil { continue }
+      if let oldest, (record.seconds ?? 0) < oldest { continue }
+      chosen.append((line, record))
+    }
+    return chosen
   }
 
   /// The one sentence when the system stopped a read of the log at `path` with `code`:
@@ -172,8 +183,11 @@ enum HistoryWords {
 
   /// "heard", "not heard (interrupted)", "heard on replay"; for braille's records,
   /// "shown on the braille display", "not shown (no braille display)": the words of the
-  /// record's channel (speech's for a channel this version does not know).
+  /// record's channel (speech's for a channel this version does not know); "rejected
+  /// (invalid input)" for an input that was no announcement.
   static func outcome(of record: HistoryRecord) -> String {
+    // Its reason is a sentence in English, for `--json`; these words say what it was.
+    if record.isRejection { return localized("rejected (invalid input)") }
     let channel = record.channel ?? .speech
     let replayed = record.replays != nil
     if record.wasDelivered { return channel.deliveredWords(onReplay: replayed) }

@@ -93,6 +93,9 @@ struct HistoryRecord: Decodable, Sendable, Equatable {
   /// Whether it is the outcome of an announcement on one channel: a record that says
   /// whether its channel delivered it, or an older record of one of ``olderOutcomeEvents``.
   var isOutcome: Bool { text != nil && (delivered != nil || Self.olderOutcomeEvents.contains(event)) }
+  /// Whether it records an input that was rejected, such as a hook's JSON document
+  /// without its text: nothing was said, and there is nothing to replay.
+  var isRejection: Bool { event == "rejected" && text != nil }
   /// The events of outcomes in records older than `delivered`: speech's, then braille's.
   static let olderOutcomeEvents: Set<String> = ["spoken", "gave-up", "shown", "not-shown"]
   /// The events of delivered outcomes in records older than `delivered`.
