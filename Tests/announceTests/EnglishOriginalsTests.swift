@@ -12,7 +12,10 @@ import Testing
       EnglishOriginals.remember(line, english: "\(run) line \(index)")
     }
     #expect(EnglishOriginals.english(of: lines[0]) == lines[0])
-    #expect(EnglishOriginals.english(of: lines[1]) == "\(run) line 1")
+    // Not lines[1], the oldest kept: any test that prints a line in another language at
+    // the same time pushes it out (it failed so, once, beside the catalog tests).
+    let middle = EnglishOriginals.limit / 2
+    #expect(EnglishOriginals.english(of: lines[middle]) == "\(run) line \(middle)")
     #expect(
       EnglishOriginals.english(of: lines[EnglishOriginals.limit]) == "\(run) line \(EnglishOriginals.limit)")
   }
@@ -27,10 +30,10 @@ import Testing
     // The first line was remembered once, so the limit's worth of lines after it has not pushed it out.
     #expect(EnglishOriginals.english(of: "\(run) Hallo") == "\(run) Hello")
   }
-}
 
-/// Long lines are bounded by their bytes, not only by their count (issue #46).
-@Suite(.serialized) struct EnglishOriginalsBytesTests {
+  /// Long lines are bounded by their bytes, not only by their count (issue #46). In
+  /// the same serialized suite as the tests of the count, since its 20 MiB push out
+  /// every line they keep.
   @Test func longLinesPushOutTheOldestLongBeforeTheCountIsReached() {
     let run = "englishOriginals-\(UInt64.random(in: 0...UInt64.max))"
     let long = String(repeating: "k", count: 256 * 1024)
