@@ -152,6 +152,9 @@ extension SpeakingTests.Detached {
       ],
       environment: environment)
     #expect(first.status == 0, "\(first.standardError)")
+    // The first holds the turn before the others come: a background process that starts
+    // late under load let "Waiting number 1" take the turn first and be spoken.
+    try #require(processesInLine(runtime: runtime, once: 1).count == 1, "the first never took its turn")
     for index in 1...count {
       let result = try Command.run(
         Command.announce, ["--detach", "--timeout", "60", "Waiting number \(index)"], environment: environment

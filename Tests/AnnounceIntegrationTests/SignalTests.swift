@@ -100,8 +100,11 @@ extension SpeakingTests.Detached {
     #expect(entries.first?["reason"] as? String == "cancelled", "\(entries)")
     #expect(entries.first?["pid"] as? Int == Int(child))
     #expect(Recording.speechSeconds(in: data) > 0.4, "speech had begun")
+    // A second of slack, not half of one as in the run's own signal tests: the detached
+    // child's cancel took up to 0.62 s under the load of a CI run, and speech that went
+    // on would be heard for the 4 s left of the long text.
     let afterwards = Recording.speechSeconds(
-      in: recording.samples(in: data, after: signalled, plus: 0.5))
-    #expect(afterwards < 0.1, "\(afterwards) s of speech more than half a second after SIGHUP")
+      in: recording.samples(in: data, after: signalled, plus: 1.0))
+    #expect(afterwards < 0.1, "\(afterwards) s of speech more than a second after SIGHUP")
   }
 }
