@@ -182,6 +182,9 @@ import AnnouncerTesting
     let missed = Set(History(lines: lines).missed.compactMap(\.key))
     #expect(HistoryCommand.listed(lines, count: 10, missed: missed).map(\.record.event) == ["gave-up"])
     #expect(History(lines: lines).missed.count == 1)
+    // A log of rejected documents alone is not one where nothing is recorded yet.
+    #expect(HistoryCommand.listsAnything([rejected]))
+    #expect(!HistoryCommand.listsAnything([]))
   }
 
   @Test func aReplaySpeaksTheNewestOfManyMissedOldestFirst() {

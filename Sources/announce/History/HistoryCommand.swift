@@ -81,7 +81,7 @@ struct HistoryCommand: ParsableCommand {
     guard !chosen.isEmpty else {
       terminal.standardOutput(
         Self.nothing(
-          missed: missed, since: since, anything: !history.outcomes.isEmpty, errorLines: history.errorLines,
+          missed: missed, since: since, anything: Self.listsAnything(lines), errorLines: history.errorLines,
           path: log.path))
       return
     }
@@ -110,6 +110,10 @@ struct HistoryCommand: ParsableCommand {
     }
     return chosen
   }
+
+  /// Whether `lines` hold anything `history` lists: an outcome, or a rejected input, after
+  /// which "nothing is recorded yet" would not be true.
+  static func listsAnything(_ lines: [String]) -> Bool { !listed(lines, count: 1).isEmpty }
 
   /// The one sentence when the system stopped a read of the log at `path` with `code`:
   /// the history is not shown, as what it would list or call missed lacks the rest.
