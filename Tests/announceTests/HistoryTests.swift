@@ -183,8 +183,8 @@ import AnnouncerTesting
     #expect(HistoryCommand.listed(lines, count: 10, missed: missed).map(\.record.event) == ["gave-up"])
     #expect(History(lines: lines).missed.count == 1)
     // A log of rejected documents alone is not one where nothing is recorded yet.
-    #expect(HistoryCommand.listsAnything([rejected]))
-    #expect(!HistoryCommand.listsAnything([]))
+    #expect(HistoryCommand.listable([rejected]).count == 1)
+    #expect(HistoryCommand.listable([]).isEmpty)
   }
 
   @Test func aReplaySpeaksTheNewestOfManyMissedOldestFirst() {

@@ -72,8 +72,10 @@ struct HistoryCommand: ParsableCommand {
     let now = Date().timeIntervalSince1970
     let oldest = since.flatMap(Self.seconds(in:)).map { now - $0 }
     let history = History(lines: lines)
-    let chosen = Self.listed(
-      lines, count: count, missed: missed ? Set(history.missed.compactMap(\.key)) : nil, since: oldest)
+    let records = Self.listable(lines)
+    let chosen = Self.chosen(
+      from: records, count: count, missed: missed ? Set(history.missed.compactMap(\.key)) : nil, since: oldest
+    )
     let terminal = Terminal(quiet: false)
     if history.skippedFields > 0 {
       terminal.error(Self.skipped(history.skippedFields, path: log.path))
@@ -81,7 +83,7 @@ struct HistoryCommand: ParsableCommand {
     guard !chosen.isEmpty else {
       terminal.standardOutput(
         Self.nothing(
-          missed: missed, since: since, anything: Self.listsAnything(lines), errorLines: history.errorLines,
+          missed: missed, since: since, anything: !records.isEmpty, errorLines: history.errorLines,
           path: log.path))
       return
     }
@@ -90,17 +92,29 @@ struct HistoryCommand: ParsableCommand {
     }
   }
 
-  /// The records listed, newest first, at most `count`: every outcome, and every input
-  /// that was rejected (a hook's JSON document), whose record says why nothing was said;
-  /// with `missed`, the keys of the missed announcements, only those, never a replay's
-  /// record; with `since`, only those recorded since that time (seconds since 1970).
-  static func listed(
-    _ lines: [String], count: Int, missed: Set<String>? = nil, since oldest: Double? = nil
-  ) -> [(line: String, record: HistoryRecord)] {
-    let records = History.inTimeOrder(
+  /// The records `history` can list, oldest first: every outcome, and every input that
+  /// was rejected (a hook's JSON document), whose record says why nothing was said.
+  static func listable(_ lines: [String]) -> [(line: String, record: HistoryRecord)] {
+    History.inTimeOrder(
       lines.compactMap { line in
         HistoryRecord.parseKeeping(line).map { (line: line, record: $0.record) }
       }.filter { $0.record.isOutcome || $0.record.isRejection }, seconds: \.record.seconds)
+  }
+
+  /// The records of `lines` listed, newest first (see ``chosen(from:count:missed:since:)``).
+  static func listed(
+    _ lines: [String], count: Int, missed: Set<String>? = nil, since oldest: Double? = nil
+  ) -> [(line: String, record: HistoryRecord)] {
+    chosen(from: listable(lines), count: count, missed: missed, since: oldest)
+  }
+
+  /// Of `records` (``listable(_:)``), those listed, newest first, at most `count`: with
+  /// `missed`, the keys of the missed announcements, only those, never a replay's record;
+  /// with `since`, only those recorded since that time (seconds since 1970).
+  static func chosen(
+    from records: [(line: String, record: HistoryRecord)], count: Int, missed: Set<String>? = nil,
+    since oldest: Double? = nil
+  ) -> [(line: String, record: HistoryRecord)] {
     var chosen: [(line: String, record: HistoryRecord)] = []
     for (line, record) in records.reversed() {
       guard chosen.count < count else { break }
@@ -110,10 +124,6 @@ struct HistoryCommand: ParsableCommand {
     }
     return chosen
   }
-
-  /// Whether `lines` hold anything `history` lists: an outcome, or a rejected input, after
-  /// which "nothing is recorded yet" would not be true.
-  static func listsAnything(_ lines: [String]) -> Bool { !listed(lines, count: 1).isEmpty }
 
   /// The one sentence when the system stopped a read of the log at `path` with `code`:
   /// the history is not shown, as what it would list or call missed lacks the rest.
